@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { LIMITS } from "./limits";
+import { MESSAGES } from "./messages";
+
+/** A `data:image/<type>;base64,<payload>` URL. */
+export const IMAGE_DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i;
+
+/** Bytes a base64 payload decodes to, without decoding it. */
+export function base64DecodedBytes(payload: string): number {
+  const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0;
+  return Math.floor((payload.length * 3) / 4) - padding;
+}
+
+/** Trimmed categories with empty ones and exact duplicates dropped (specification section 5). */
+export function normaliseCategories(categories: readonly string[]): string[] {
+  return [...new Set(categories.map((c) => c.trim()).filter((c) => c.length > 0))];
+}
+
+/** Raised for an image over the size limit: the HTTP layer answers 413 for it. */
+export const IMAGE_TOO_LARGE = "image_too_large";
+
+const imageSchema = z.string().superRefine((value, ctx) => {
+  const match = IMAGE_DATA_URL.exec(value);
+  if (!match) {
+    ctx.addIssue({ code: "custom", message: MESSAGES.invalidImageType.detail });
+    return;
+  }
+  if (base64DecodedBytes(match[2] ?? "") >= LIMITS.maxImageBytes) {
+    ctx.addIssue({ code: "custom", message: MESSAGES.imagesTooLarge, params: { reason: IMAGE_TOO_LARGE } });
+  }
+});
+
+const questionSchema = z
+  .string({ error: MESSAGES.questionRequired.detail })
+  .trim()
+  .min(1, MESSAGES.questionRequired.detail)
+  .max(LIMITS.maxQuestionLength, `Please keep the question under ${LIMITS.maxQuestionLength} characters.`);
+
+/** Body of both decision endpoints. Categories come out normalised. */
+export const DecisionRequestSchema = z.object({
+  question: questionSchema,
+  categories: z
+    .array(z.string({ error: MESSAGES.categoriesRequired.detail }), { error: MESSAGES.categoriesRequired.detail })
+    .transform(normaliseCategories)
+    .pipe(
+      z
+        .array(z.string().max(LIMITS.maxCategoryLength, `Each category must be at most ${LIMITS.maxCategoryLength} characters.`))
+        .min(LIMITS.minCategories, MESSAGES.categoriesRequired.detail)
+        .max(LIMITS.maxCategories, `Please provide at most ${LIMITS.maxCategories} categories.`),
+    ),
+  images: z
+    .array(imageSchema, { error: MESSAGES.invalidImageType.detail })
+    .max(LIMITS.maxImages, MESSAGES.maxImages.detail)
+    .optional()
+    .default([]),
+  request_id: z.uuid({ error: "request_id must be a UUID." }).optional(),
+});
+export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
+
+/** Decision response entity (specification section 3), as both decision endpoints answer. */
+export const DecisionResponseSchema = z.object({
+  final_decision: z.string().nullable(),
+  total_votes: z.number().int().nonnegative(),
+  vote_counts: z.record(z.string(), z.number()),
+  individual_responses: z.record(z.string(), z.string().nullable()),
+  context_explanation: z.string().optional(),
+  decision_id: z.string(),
+  question: z.string(),
+});
+export type DecisionResponse = z.infer<typeof DecisionResponseSchema>;
+
+/** Body of POST /api/smart-suggestion-public. */
+export const SuggestionRequestSchema = z.object({
+  question: z.string({ error: MESSAGES.suggestionQuestionRequired }).trim().min(1, MESSAGES.suggestionQuestionRequired).max(LIMITS.maxQuestionLength),
+  images: z.array(imageSchema).max(LIMITS.maxImages, MESSAGES.maxImages.detail).optional().default([]),
+  existing_choices: z.array(z.string()).optional().default([]),
+});
+export type SuggestionRequest = z.infer<typeof SuggestionRequestSchema>;
+
+export const SuggestionSchema = z.object({ category: z.string(), confidence: z.number().min(0).max(1) });
+export type Suggestion = z.infer<typeof SuggestionSchema>;
+export const SuggestionResponseSchema = z.object({ suggestions: z.array(SuggestionSchema) });
+export type SuggestionResponse = z.infer<typeof SuggestionResponseSchema>;

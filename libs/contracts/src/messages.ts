@@ -1,0 +1,13 @@
+/** User-facing texts from the product specification (sections 5 and 8), verbatim. */
+export const MESSAGES = {
+  questionRequired: { title: "Question required", detail: "Please enter a question for the AI to decide on." },
+  categoriesRequired: {
+    title: "Categories required",
+    detail: "Please provide at least 2 valid response categories.",
+  },
+  maxImages: { title: "Maximum images reached", detail: "You can only upload up to 3 images." },
+  invalidImageType: { title: "Invalid file type", detail: "Please select only image files." },
+  imagesTooLarge: "Images are too large. Please try with smaller images or fewer images.",
+  suggestionQuestionRequired: "Question is required",
+  noValidDecision: "No valid decision could be reached from any LLM provider",
+} as const;

@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+/** Which wire API a provider speaks. */
+export const VendorSchema = z.enum(["openai", "anthropic", "gemini", "openai-compatible"]);
+export type Vendor = z.infer<typeof VendorSchema>;
+
+/** Provider ids name queues (`vote-<id>`) and env prefixes (`<ID>_API_KEY`). */
+export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9_]{0,30}$/, "provider ids are lower-case letters, digits and _");
+export type ProviderId = z.infer<typeof ProviderIdSchema>;
+
+export interface ProviderDefaults {
+  vendor: Vendor;
+  model: string;
+  /** Row label in the playground (specification section 4). */
+  label: string;
+}
+
+/** The playground's three models (specification sections 4 and 9). */
+export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", ProviderDefaults>> = {
+  openai: { vendor: "openai", model: "gpt-4o", label: "OpenAI GPT-4o" },
+  gemini: { vendor: "gemini", model: "gemini-2.5-flash", label: "Google Gemini 2.5 Flash" },
+  claude: { vendor: "anthropic", model: "claude-sonnet-4-5", label: "Anthropic Claude Sonnet 3.5" },
+};
+
+export const DEFAULT_PROVIDER_IDS = Object.keys(DEFAULT_PROVIDERS) as ProviderId[];

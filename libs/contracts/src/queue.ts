@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/** Queue of the parent job that tallies a decision once its votes are in. */
+export const AGGREGATE_QUEUE = "decision-aggregate";
+/** Queue one provider's worker consumes. */
+export const voteQueueName = (provider: string): string => `vote-${provider}`;
+/** Job ids carry no ':' (BullMQ reserves it); re-adding the same id is a no-op, so no duplicate votes. */
+export const voteJobId = (decisionId: string, provider: string): string => `${decisionId}-${provider}`;
+
+export const VoteJobSchema = z.object({
+  decision_id: z.string(),
+  request_id: z.string().nullable(),
+  provider: z.string(),
+  question: z.string(),
+  categories: z.array(z.string()),
+  images: z.array(z.string()),
+});
+export type VoteJob = z.infer<typeof VoteJobSchema>;
+
+export const AggregateJobSchema = z.object({
+  decision_id: z.string(),
+  request_id: z.string().nullable(),
+  question: z.string(),
+  categories: z.array(z.string()),
+  images: z.array(z.string()),
+  providers: z.array(z.string()),
+  ensemble_mode: z.literal("majority_voting"),
+  /** Epoch ms at which the gateway accepted the request. */
+  received_at: z.number(),
+  is_authenticated: z.boolean(),
+  user_id: z.string().nullable(),
+  user_email: z.string().nullable(),
+  user_ip: z.string().nullable(),
+});
+export type AggregateJob = z.infer<typeof AggregateJobSchema>;
