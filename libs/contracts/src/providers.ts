@@ -23,3 +23,18 @@ export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", 
 };
 
 export const DEFAULT_PROVIDER_IDS = Object.keys(DEFAULT_PROVIDERS) as ProviderId[];
+
+/** Everything needed to talk to one model; built from the environment by `@sd/config`. */
+export interface ProviderConfig {
+  id: ProviderId;
+  vendor: Vendor;
+  model: string;
+  label: string;
+  apiKey: string;
+  /** Vendor API base URL; unset means the vendor's public endpoint. */
+  baseUrl: string | null;
+  weight: number;
+  timeoutMs: number;
+  /** True when answered by the provider emulator because no API key is configured. */
+  simulated: boolean;
+}
