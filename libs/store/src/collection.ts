@@ -1,0 +1,54 @@
+/**
+ * The driver-neutral collection interface every repository is written against.
+ * Queries, updates and aggregations are plain MongoDB filter / update / pipeline objects,
+ * so each is written once and runs unchanged on MongoDB (mongoose) and on the embedded driver (mingo).
+ */
+
+/** Every stored document carries a string `_id` (the entity id). */
+export interface BaseDocument {
+  _id: string;
+}
+
+/** A MongoDB query filter, e.g. `{ user_id: "u1", timestamp: { $gte: date } }`. */
+export type Filter = Record<string, unknown>;
+
+/** A MongoDB update: operators (`$set`, `$unset`, `$inc`, ...) or an aggregation pipeline. */
+export type Update = Record<string, unknown> | Record<string, unknown>[];
+
+/** A MongoDB aggregation pipeline. */
+export type Pipeline = Record<string, unknown>[];
+
+export type SortSpec = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: SortSpec;
+  skip?: number;
+  /** Maximum number of documents; omitted means no limit. */
+  limit?: number;
+  projection?: Record<string, 0 | 1 | boolean>;
+}
+
+export interface UpdateOptions {
+  upsert?: boolean;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  /** `_id` of the document created by an upsert, or null. */
+  upsertedId: string | null;
+}
+
+export interface Collection<TDoc extends BaseDocument> {
+  readonly name: string;
+  /** Inserts a document; rejects with `code: 11000` when a unique index is violated. */
+  insertOne(doc: TDoc): Promise<void>;
+  findOne(filter: Filter): Promise<TDoc | null>;
+  /** With a projection the documents only carry the projected fields. */
+  find(filter: Filter, options?: FindOptions): Promise<TDoc[]>;
+  updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  /** Resolves to the number of deleted documents. */
+  deleteMany(filter: Filter): Promise<number>;
+  countDocuments(filter?: Filter): Promise<number>;
+  aggregate<TResult = Record<string, unknown>>(pipeline: Pipeline): Promise<TResult[]>;
+}

@@ -1,0 +1,3 @@
+export { decisionSchema, decisionsCollection, type DecisionDocument, type VoteCountEntry } from "./schema";
+export { createDecisionRepository, DecisionNotFoundError, type DecisionRepository, type LateVoteFields } from "./repository";
+export type { DecisionListQuery } from "./list-query";

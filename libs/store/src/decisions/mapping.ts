@@ -1,0 +1,59 @@
+import { DEFAULT_ENSEMBLE_MODE, type StoredDecision } from "@sd/contracts";
+import type { DecisionDocument } from "./schema";
+
+/** `StoredDecision` -> stored document (`id` becomes `_id`, vote counts become pairs). */
+export function toDecisionDocument(decision: StoredDecision): DecisionDocument {
+  return {
+    _id: decision.id,
+    question: decision.question,
+    timestamp: decision.timestamp,
+    categories: [...decision.categories],
+    final_decision: decision.final_decision,
+    vote_counts: Object.entries(decision.vote_counts).map(([category, count]) => ({ category, count })),
+    total_votes: decision.total_votes,
+    context_explanation: decision.context_explanation,
+    individual_responses: { ...decision.individual_responses },
+    raw_responses: { ...decision.raw_responses },
+    confidence_scores: { ...decision.confidence_scores },
+    model_versions: { ...decision.model_versions },
+    error_details: { ...decision.error_details },
+    processing_time_ms: decision.processing_time_ms,
+    ensemble_mode: decision.ensemble_mode,
+    is_authenticated: decision.is_authenticated,
+    user_id: decision.user_id,
+    user_ip: decision.user_ip,
+    user_email: decision.user_email,
+    images: [...decision.images],
+  };
+}
+
+/** Stored document -> plain `StoredDecision` (no `_id`, no driver artefacts). Missing fields get their defaults. */
+export function fromDecisionDocument(doc: DecisionDocument): StoredDecision {
+  return {
+    id: doc._id,
+    question: doc.question,
+    timestamp: doc.timestamp,
+    categories: [...(doc.categories ?? [])],
+    final_decision: doc.final_decision ?? null,
+    // Object.fromEntries defines own properties, so even a "__proto__" category is kept as data.
+    vote_counts: Object.fromEntries((doc.vote_counts ?? []).map((entry) => [entry.category, entry.count])),
+    total_votes: doc.total_votes ?? 0,
+    context_explanation: doc.context_explanation ?? "",
+    individual_responses: copyRecord(doc.individual_responses),
+    raw_responses: copyRecord(doc.raw_responses),
+    confidence_scores: copyRecord(doc.confidence_scores),
+    model_versions: copyRecord(doc.model_versions),
+    error_details: copyRecord(doc.error_details),
+    processing_time_ms: doc.processing_time_ms ?? 0,
+    ensemble_mode: doc.ensemble_mode ?? DEFAULT_ENSEMBLE_MODE,
+    is_authenticated: doc.is_authenticated ?? false,
+    user_id: doc.user_id ?? null,
+    user_ip: doc.user_ip ?? null,
+    user_email: doc.user_email ?? null,
+    images: [...(doc.images ?? [])],
+  };
+}
+
+function copyRecord<V>(record: Record<string, V> | undefined): Record<string, V> {
+  return Object.fromEntries(Object.entries(record ?? {}));
+}

@@ -1,0 +1,93 @@
+import type { StoredDecision } from "@sd/contracts";
+import type { Collection } from "../collection";
+import { isDuplicateKeyError } from "../errors";
+import { assertPaging, decisionListFilter, NEWEST_FIRST, type DecisionListQuery } from "./list-query";
+import { fromDecisionDocument, toDecisionDocument } from "./mapping";
+import type { DecisionDocument } from "./schema";
+
+export interface LateVoteFields {
+  response: string | null;
+  raw: string | null;
+  confidence: number | null;
+  model_version: string;
+  error: string | null;
+}
+
+export interface DecisionRepository {
+  /** Writes a finished decision once; a second call with the same id changes nothing and returns false. */
+  insertOnce(decision: StoredDecision): Promise<boolean>;
+  findById(id: string): Promise<StoredDecision | null>;
+  /** Newest first; see `DecisionListQuery` for the filters. */
+  list(query: DecisionListQuery): Promise<StoredDecision[]>;
+  count(): Promise<number>;
+  /**
+   * Merges late votes into a stored decision (used later for early finalisation): the model's
+   * response, raw output, confidence and version are set; its error is set, or cleared when null.
+   * Rejects with `DecisionNotFoundError` when no decision has that id.
+   */
+  applyLateVote(id: string, provider: string, fields: LateVoteFields): Promise<void>;
+}
+
+export class DecisionNotFoundError extends Error {
+  constructor(readonly decisionId: string) {
+    super(`Decision ${decisionId} not found`);
+    this.name = "DecisionNotFoundError";
+  }
+}
+
+export function createDecisionRepository(decisions: Collection<DecisionDocument>): DecisionRepository {
+  return {
+    async insertOnce(decision) {
+      try {
+        await decisions.insertOne(toDecisionDocument(decision));
+        return true;
+      } catch (error) {
+        // The id is the unique _id: a concurrent or repeated insert loses here, on both drivers.
+        if (isDuplicateKeyError(error)) return false;
+        throw error;
+      }
+    },
+
+    async findById(id) {
+      const doc = await decisions.findOne({ _id: id });
+      return doc ? fromDecisionDocument(doc) : null;
+    },
+
+    async list(query) {
+      assertPaging(query);
+      if (query.limit === 0) return []; // MongoDB reads limit 0 as "no limit".
+      const docs = await decisions.find(decisionListFilter(query), {
+        sort: NEWEST_FIRST,
+        skip: query.offset,
+        limit: query.limit,
+      });
+      return docs.map(fromDecisionDocument);
+    },
+
+    count() {
+      return decisions.countDocuments({});
+    },
+
+    async applyLateVote(id, provider, fields) {
+      assertProviderKey(provider);
+      const set: Record<string, unknown> = {
+        [`individual_responses.${provider}`]: fields.response,
+        [`raw_responses.${provider}`]: fields.raw,
+        [`confidence_scores.${provider}`]: fields.confidence,
+        [`model_versions.${provider}`]: fields.model_version,
+      };
+      const update: Record<string, unknown> = { $set: set };
+      if (fields.error === null) update.$unset = { [`error_details.${provider}`]: "" };
+      else set[`error_details.${provider}`] = fields.error;
+      const result = await decisions.updateOne({ _id: id }, update);
+      if (result.matchedCount === 0) throw new DecisionNotFoundError(id);
+    },
+  };
+}
+
+/** Provider ids become field names inside the per-model maps, so they must be safe ones. */
+function assertProviderKey(provider: string): void {
+  if (provider === "" || provider.includes(".") || provider.startsWith("$") || provider.includes("\0")) {
+    throw new RangeError(`Invalid provider id for a stored field name: ${JSON.stringify(provider)}`);
+  }
+}

@@ -1,0 +1,93 @@
+import { DEFAULT_ENSEMBLE_MODE } from "@sd/contracts";
+import { Schema } from "mongoose";
+import type { BaseDocument } from "../collection";
+import { defineCollection } from "../collection-spec";
+
+/**
+ * One category's vote count. Stored as an array of pairs, not a map: category names are user
+ * text and may contain "." or start with "$", which MongoDB field names (and mongoose Maps) reject.
+ */
+export interface VoteCountEntry {
+  category: string;
+  count: number;
+}
+
+/**
+ * A decision as stored: `StoredDecision` with `_id` instead of `id` and vote counts as pairs.
+ * The per-model maps are keyed by provider ids (ours, never user text), so they stay maps.
+ */
+export interface DecisionDocument extends BaseDocument {
+  question: string;
+  timestamp: Date;
+  categories: string[];
+  final_decision: string | null;
+  vote_counts: VoteCountEntry[];
+  total_votes: number;
+  context_explanation: string;
+  individual_responses: Record<string, string | null>;
+  raw_responses: Record<string, string | null>;
+  confidence_scores: Record<string, number | null>;
+  model_versions: Record<string, string>;
+  error_details: Record<string, string>;
+  processing_time_ms: number;
+  ensemble_mode: typeof DEFAULT_ENSEMBLE_MODE;
+  is_authenticated: boolean;
+  user_id: string | null;
+  user_ip: string | null;
+  user_email: string | null;
+  images: string[];
+}
+
+const nullableString = { type: String, default: null };
+const providerMap = <Of>(of: Of) => ({ type: Map, of, default: {} });
+
+const voteCountSchema = new Schema(
+  {
+    category: { type: String, required: true },
+    count: { type: Number, required: true, min: 0 },
+  },
+  { _id: false, strict: "throw" },
+);
+
+export const decisionSchema = new Schema(
+  {
+    _id: { type: String, required: true },
+    question: { type: String, required: true },
+    timestamp: { type: Date, required: true },
+    categories: { type: [String], default: [] },
+    final_decision: nullableString,
+    vote_counts: { type: [voteCountSchema], default: [] },
+    total_votes: { type: Number, default: 0, min: 0 },
+    context_explanation: { type: String, default: "" },
+    individual_responses: providerMap({ type: String, default: null }),
+    raw_responses: providerMap({ type: String, default: null }),
+    confidence_scores: providerMap({ type: Number, default: null, min: 0, max: 1 }),
+    model_versions: providerMap(String),
+    error_details: providerMap(String),
+    processing_time_ms: { type: Number, default: 0, min: 0 },
+    ensemble_mode: { type: String, enum: [DEFAULT_ENSEMBLE_MODE], default: DEFAULT_ENSEMBLE_MODE },
+    is_authenticated: { type: Boolean, default: false },
+    user_id: nullableString,
+    user_ip: nullableString,
+    user_email: nullableString,
+    images: { type: [String], default: [] },
+  },
+  {
+    collection: "decisions",
+    versionKey: false,
+    // Keep empty maps ({}) instead of dropping the field.
+    minimize: false,
+    // Unknown fields are an error, not silently dropped.
+    strict: "throw",
+    id: false,
+  },
+);
+
+// A user's history and the global history, newest first (_id breaks timestamp ties, for stable paging).
+decisionSchema.index({ user_id: 1, timestamp: -1, _id: -1 });
+decisionSchema.index({ timestamp: -1, _id: -1 });
+// Filters on the outcome and on offered categories.
+decisionSchema.index({ final_decision: 1 });
+decisionSchema.index({ categories: 1 });
+
+export const decisionsCollection = defineCollection<DecisionDocument>("decisions", decisionSchema);

@@ -1,0 +1,58 @@
+import type { Model, PipelineStage, UpdateQuery } from "mongoose";
+import type { BaseDocument, Collection, Filter, FindOptions, Pipeline, Update, UpdateOptions, UpdateResult } from "../../collection";
+import { assertUpdateDocument } from "../../update-document";
+
+/** A `Collection` on a mongoose model: documents are cast and validated by the schema on write, read back lean. */
+export class MongoCollection<TDoc extends BaseDocument> implements Collection<TDoc> {
+  readonly name: string;
+
+  constructor(private readonly model: Model<TDoc>) {
+    this.name = model.collection.collectionName;
+  }
+
+  async insertOne(doc: TDoc): Promise<void> {
+    await this.model.create(doc);
+  }
+
+  async findOne(filter: Filter): Promise<TDoc | null> {
+    return this.model.findOne(filter).lean<TDoc>().exec();
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<TDoc[]> {
+    const query = this.model.find(filter, options.projection ?? null);
+    if (options.sort) query.sort(options.sort);
+    if (options.skip !== undefined) query.skip(options.skip);
+    if (options.limit !== undefined) query.limit(options.limit);
+    return query.lean<TDoc[]>().exec();
+  }
+
+  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+    assertUpdateDocument(update);
+    const result = await this.model
+      .updateOne(filter, update as UpdateQuery<TDoc>, {
+        upsert: options.upsert ?? false,
+        runValidators: true,
+        // Pipelines are passed through uncast (mongoose does not cast them); operator updates are cast.
+        updatePipeline: Array.isArray(update),
+      })
+      .exec();
+    return {
+      matchedCount: result.matchedCount,
+      modifiedCount: result.modifiedCount,
+      upsertedId: result.upsertedId === null || result.upsertedId === undefined ? null : String(result.upsertedId),
+    };
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const result = await this.model.deleteMany(filter).exec();
+    return result.deletedCount;
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    return this.model.countDocuments(filter).exec();
+  }
+
+  async aggregate<TResult = Record<string, unknown>>(pipeline: Pipeline): Promise<TResult[]> {
+    return this.model.aggregate<TResult>(pipeline as unknown as PipelineStage[]).exec();
+  }
+}

@@ -1,0 +1,46 @@
+import { decisionsCollection } from "./decisions/schema";
+import { createDecisionRepository, type DecisionRepository } from "./decisions/repository";
+import type { DriverKind, StoreDriver } from "./driver";
+import { openEmbeddedDriver } from "./drivers/embedded/open-embedded-driver";
+import { openMongoDriver } from "./drivers/mongo/open-mongo-driver";
+
+export interface Store {
+  decisions: DecisionRepository;
+  /** Rejects when the database cannot be reached (or the store is closed). */
+  ping(): Promise<void>;
+  /** Finishes pending writes and releases the connection / lock. Safe to call twice. */
+  close(): Promise<void>;
+  readonly driver: DriverKind;
+}
+
+export interface OpenStoreOptions {
+  /** MongoDB connection string; when empty the embedded store in `dataDir` is used. */
+  mongoUrl?: string | null;
+  /** Directory of the embedded store's journals and lock file. */
+  dataDir: string;
+  /** Told about recoverable oddities, e.g. a torn journal line ignored at start. */
+  onWarning?: (message: string) => void;
+}
+
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  const driver = options.mongoUrl
+    ? await openMongoDriver(options.mongoUrl)
+    : await openEmbeddedDriver(options.dataDir, { onWarning: options.onWarning });
+  try {
+    const decisions = createDecisionRepository(await driver.openCollection(decisionsCollection));
+    return storeOn(driver, decisions);
+  } catch (error) {
+    await driver.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function storeOn(driver: StoreDriver, decisions: DecisionRepository): Store {
+  let closing: Promise<void> | null = null;
+  return {
+    driver: driver.kind,
+    decisions,
+    ping: () => driver.ping(),
+    close: () => (closing ??= driver.close()),
+  };
+}

@@ -1,0 +1,28 @@
+import type { StoredDecision } from "@sd/contracts";
+
+/** A complete, valid decision for tests; override any field. */
+export function sampleDecision(overrides: Partial<StoredDecision> = {}): StoredDecision {
+  return {
+    id: "dec-1",
+    question: "Which language should we use?",
+    timestamp: new Date("2024-05-01T10:00:00.000Z"),
+    categories: ["TypeScript", "Go"],
+    final_decision: "TypeScript",
+    vote_counts: { TypeScript: 2, Go: 1 },
+    total_votes: 3,
+    context_explanation: "Two of three models chose TypeScript.",
+    individual_responses: { openai: "TypeScript", gemini: "TypeScript", claude: "Go" },
+    raw_responses: { openai: "TypeScript.", gemini: "typescript", claude: "Go" },
+    confidence_scores: { openai: 0.9, gemini: 0.8, claude: 0.6 },
+    model_versions: { openai: "gpt-test", gemini: "gemini-test", claude: "claude-test" },
+    error_details: {},
+    processing_time_ms: 1234,
+    ensemble_mode: "majority_voting",
+    is_authenticated: true,
+    user_id: "user-1",
+    user_ip: "203.0.113.7",
+    user_email: "user@example.com",
+    images: [],
+    ...overrides,
+  };
+}
