@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { generateFromSchema, seededRng, startEmulator, type Emulator } from "./index";
+
+let emu: Emulator;
+beforeAll(async () => {
+  emu = await startEmulator();
+});
+afterAll(async () => {
+  await emu.close();
+});
+beforeEach(() => emu.reset());
+
+const CATEGORIES = ["Yes", "No", "Maybe"];
+const voteSchema = {
+  type: "object",
+  properties: { category: { type: "string", enum: CATEGORIES }, rationale: { type: "string" }, confidence: { type: "number" } },
+  required: ["category", "rationale", "confidence"],
+  additionalProperties: false,
+};
+
+const post = (path: string, body: unknown): Promise<Response> =>
+  fetch(`${emu.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+const openaiBody = (question: string, images = 0) => ({
+  model: "gpt-4o",
+  messages: [
+    { role: "system", content: "system prompt, not part of the question" },
+    { role: "user", content: [{ type: "text", text: question }, ...Array.from({ length: images }, () => ({ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }))] },
+  ],
+  response_format: { type: "json_schema", json_schema: { name: "vote", strict: true, schema: voteSchema } },
+});
+
+async function openaiVote(question: string): Promise<{ status: number; answer: Record<string, unknown> | null; body: Record<string, unknown> }> {
+  const res = await post("/v1/chat/completions", openaiBody(question));
+  const body = (await res.json()) as Record<string, unknown>;
+  const choices = body["choices"] as { message: { content: string } }[] | undefined;
+  return { status: res.status, answer: choices ? (JSON.parse(choices[0]!.message.content) as Record<string, unknown>) : null, body };
+}
+
+describe("default answers", () => {
+  it("are deterministic per (model, question), within the enum and labelled simulated", async () => {
+    const first = await openaiVote("Should I buy the red bike?");
+    const again = await openaiVote("Should I buy the red bike?");
+    expect(first.status).toBe(200);
+    expect(again.answer).toEqual(first.answer);
+    expect(CATEGORIES).toContain(first.answer!["category"]);
+    expect(first.answer!["confidence"]).toBeGreaterThanOrEqual(0.55);
+    expect(first.answer!["confidence"]).toBeLessThanOrEqual(0.95);
+    expect(String(first.answer!["rationale"])).toMatch(/simulated/i);
+    expect(first.body).toMatchObject({ object: "chat.completion", model: "gpt-4o", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant" } }] });
+  });
+
+  it("spread over the enum across questions", async () => {
+    const seen = new Set<unknown>();
+    for (let i = 0; i < 30; i++) seen.add((await openaiVote(`question ${i}`)).answer!["category"]);
+    expect(seen.size).toBeGreaterThan(1);
+    for (const category of seen) expect(CATEGORIES).toContain(category);
+  });
+
+  it("walk Gemini's upper-case schema types and honour array bounds", () => {
+    const value = generateFromSchema(
+      {
+        type: "OBJECT",
+        properties: {
+          suggestions: {
+            type: "ARRAY",
+            minItems: 3,
+            maxItems: 6,
+            items: { type: "OBJECT", properties: { category: { type: "STRING" }, confidence: { type: "NUMBER" } } },
+          },
+          pick: { type: "STRING", format: "enum", enum: ["a", "b"] },
+          count: { type: ["integer", "null"], minimum: 5, maximum: 7 },
+        },
+      },
+      seededRng("m", "q"),
+    ) as { suggestions: { category: string; confidence: number }[]; pick: string; count: number };
+    expect(value.suggestions.length).toBeGreaterThanOrEqual(3);
+    expect(value.suggestions.length).toBeLessThanOrEqual(6);
+    for (const s of value.suggestions) {
+      expect(typeof s.category).toBe("string");
+      expect(s.confidence).toBeGreaterThanOrEqual(0);
+      expect(s.confidence).toBeLessThanOrEqual(1);
+    }
+    expect(["a", "b"]).toContain(value.pick);
+    expect(Number.isInteger(value.count) && value.count >= 5 && value.count <= 7).toBe(true);
+  });
+});
+
+describe("rules", () => {
+  it("consume `times` and then fall through to the next rule or the default", async () => {
+    emu.addRules([
+      { times: 2, respond: { kind: "error", status: 503 } },
+      { times: 1, respond: { kind: "answer", category: "Maybe" } },
+    ]);
+    expect((await openaiVote("q")).status).toBe(503);
+    expect((await openaiVote("q")).status).toBe(503);
+    expect((await openaiVote("q")).answer!["category"]).toBe("Maybe");
+    expect(emu.rules()).toEqual([]);
+    expect((await openaiVote("q")).status).toBe(200);
+  });
+
+  it("without `times` stay in force", async () => {
+    emu.addRules({ respond: { kind: "answer", category: "No", confidence: 0.1, rationale: "scripted" } });
+    for (let i = 0; i < 3; i++) expect((await openaiVote(`q${i}`)).answer).toEqual({ category: "No", rationale: "scripted", confidence: 0.1 });
+    expect(emu.rules()).toHaveLength(1);
+  });
+
+  it("match question_contains against the user text only, and vendor and model", async () => {
+    emu.addRules([
+      { match: { question_contains: "coffee" }, respond: { kind: "answer", category: "Off-list" } },
+      { match: { question_contains: "system prompt" }, respond: { kind: "error", status: 500 } },
+      { match: { vendor: "anthropic" }, respond: { kind: "error", status: 500 } },
+      { match: { model: "gpt-3" }, respond: { kind: "error", status: 500 } },
+    ]);
+    expect((await openaiVote("More coffee?")).answer!["category"]).toBe("Off-list");
+    const tea = await openaiVote("More tea?");
+    expect(tea.status).toBe(200);
+    expect(CATEGORIES).toContain(tea.answer!["category"]);
+  });
+
+  it("apply latency and, for errors, the vendor's format with retry-after", async () => {
+    emu.addRules({ latency_ms: 150, respond: { kind: "error", status: 429, retry_after_s: 2, message: "slow down" } });
+    const started = Date.now();
+    const res = await post("/v1/chat/completions", openaiBody("q"));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(await res.json()).toEqual({ error: { message: "slow down", type: "requests", param: null, code: "rate_limit_exceeded" } });
+  });
+
+  it("hang until the client gives up, then nothing lingers", async () => {
+    emu.addRules({ times: 1, respond: { kind: "hang" } });
+    await expect(
+      fetch(`${emu.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(openaiBody("q")),
+        signal: AbortSignal.timeout(200),
+      }),
+    ).rejects.toThrow();
+    expect(emu.calls()).toHaveLength(1);
+    expect((await openaiVote("q")).status).toBe(200);
+  });
+
+  it("reject invalid rules without adding any", () => {
+    expect(() => emu.addRules([{ respond: { kind: "answer" } }, { respond: { kind: "error", status: 200 } }])).toThrow();
+    expect(emu.rules()).toEqual([]);
+  });
+});
+
+describe("wire formats", () => {
+  it("Anthropic: forced tool_use reply, image blocks counted, malformed input, error body", async () => {
+    const body = {
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      system: "pick one",
+      messages: [{ role: "user", content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: "AAAA" } }, { type: "text", text: "Tea?" }] }],
+      tools: [{ name: "other", input_schema: { type: "object", properties: { x: { type: "string" } } } }, { name: "record_vote", input_schema: voteSchema }],
+      tool_choice: { type: "tool", name: "record_vote" },
+    };
+    const ok = (await (await post("/v1/messages", body)).json()) as { content: { type: string; name: string; input: Record<string, unknown> }[] };
+    expect(ok).toMatchObject({ type: "message", role: "assistant", model: "claude-sonnet-4-5", stop_reason: "tool_use" });
+    expect(ok.content[0]).toMatchObject({ type: "tool_use", name: "record_vote" });
+    expect(CATEGORIES).toContain(ok.content[0]!.input["category"]);
+    expect(emu.calls()[0]).toMatchObject({ vendor: "anthropic", model: "claude-sonnet-4-5", prompt_text: "Tea?", image_count: 1 });
+
+    emu.addRules([{ times: 1, respond: { kind: "malformed" } }, { times: 1, respond: { kind: "error", status: 529 } }]);
+    const bad = (await (await post("/v1/messages", body)).json()) as { content: { input: Record<string, unknown> }[] };
+    expect(bad.content[0]!.input).not.toHaveProperty("category");
+    const overloaded = await post("/v1/messages", body);
+    expect(overloaded.status).toBe(529);
+    expect(await overloaded.json()).toMatchObject({ type: "error", error: { type: "overloaded_error" } });
+  });
+
+  it("Gemini: model from the path, inlineData counted, RetryInfo on scripted back-off", async () => {
+    const body = {
+      contents: [{ role: "user", parts: [{ text: "Tea?" }, { inlineData: { mimeType: "image/png", data: "AAAA" } }, { inlineData: { mimeType: "image/png", data: "AAAA" } }] }],
+      systemInstruction: { role: "system", parts: [{ text: "pick one" }] },
+      generationConfig: { responseMimeType: "application/json", responseSchema: { ...voteSchema, type: "OBJECT" } },
+    };
+    const path = "/v1beta/models/gemini-2.5-flash:generateContent";
+    const ok = (await (await post(path, body)).json()) as { candidates: { content: { parts: { text: string }[] } }[]; modelVersion: string };
+    expect(ok).toMatchObject({ modelVersion: "gemini-2.5-flash", candidates: [{ finishReason: "STOP", index: 0, content: { role: "model" } }] });
+    expect(CATEGORIES).toContain((JSON.parse(ok.candidates[0]!.content.parts[0]!.text) as { category: string }).category);
+    expect(emu.calls()[0]).toMatchObject({ vendor: "gemini", model: "gemini-2.5-flash", prompt_text: "Tea?", image_count: 2 });
+
+    emu.addRules({ times: 1, respond: { kind: "error", status: 429, retry_after_s: 3 } });
+    const limited = await post(path, body);
+    expect(limited.headers.get("retry-after")).toBe("3");
+    expect(await limited.json()).toMatchObject({
+      error: { code: 429, status: "RESOURCE_EXHAUSTED", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "3s" }] },
+    });
+  });
+
+  it("OpenAI: image_url parts counted; bad bodies are a 400 in the vendor's format", async () => {
+    await post("/v1/chat/completions", openaiBody("q", 3));
+    expect(emu.calls()[0]).toMatchObject({ vendor: "openai", image_count: 3 });
+    const bad = await post("/v1/chat/completions", { messages: [] });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { type: "invalid_request_error" } });
+  });
+});
+
+describe("HTTP control endpoints", () => {
+  it("add rules (one or many), list calls, reset, report health", async () => {
+    expect(await (await post("/_emulator/rules", { respond: { kind: "malformed" }, times: 1 })).json()).toEqual({ added: 1, pending: 1 });
+    const many = await post("/_emulator/rules", [{ respond: { kind: "hang" } }, { match: { vendor: "gemini" }, respond: { kind: "answer" } }]);
+    expect(await many.json()).toEqual({ added: 2, pending: 3 });
+
+    const invalid = await post("/_emulator/rules", { respond: { kind: "answer" }, match: { question_contain: "typo" } });
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { error: string }).error).toMatch(/question_contain/);
+
+    const malformed = (await (await post("/v1/chat/completions", openaiBody("first"))).json()) as { choices: { message: { content: string } }[] };
+    expect(() => JSON.parse(malformed.choices[0]!.message.content) as unknown).toThrow();
+
+    const calls = (await (await fetch(`${emu.url}/_emulator/calls`)).json()) as unknown[];
+    expect(calls).toEqual([{ vendor: "openai", model: "gpt-4o", prompt_text: "first", image_count: 0, at: expect.any(Number) }]);
+    expect(await (await fetch(`${emu.url}/_emulator/health`)).json()).toEqual({ status: "ok", rules: 2, calls: 1 });
+
+    expect((await post("/_emulator/reset", {})).status).toBe(200);
+    expect(emu.calls()).toEqual([]);
+    expect(emu.rules()).toEqual([]);
+  });
+});
+
+describe("waitForCall", () => {
+  it("resolves with past or future calls and times out otherwise", async () => {
+    await openaiVote("earlier");
+    expect(await emu.waitForCall((c) => c.prompt_text === "earlier")).toMatchObject({ vendor: "openai" });
+    const later = emu.waitForCall((c) => c.prompt_text === "later");
+    await openaiVote("later");
+    expect((await later).at).toBeLessThanOrEqual(Date.now());
+    await expect(emu.waitForCall(() => false, 50)).rejects.toThrow(/no matching emulator call/);
+  });
+});
+
+describe("close", () => {
+  it("drops hanging connections instead of waiting for them", async () => {
+    const other = await startEmulator();
+    other.addRules({ respond: { kind: "hang" } });
+    const pending = fetch(`${other.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(openaiBody("q")),
+    });
+    await other.waitForCall(() => true);
+    const started = Date.now();
+    await other.close();
+    await expect(pending).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

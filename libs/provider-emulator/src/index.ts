@@ -1,0 +1,10 @@
+export { startEmulator, emulatorBaseUrl, type Emulator, type EmulatorCall, type EmulatorOptions } from "./server";
+export {
+  EmulatorRuleSchema,
+  EmulatorRulesSchema,
+  EmulatorVendorSchema,
+  type EmulatorRule,
+  type EmulatorResponse,
+  type EmulatorVendor,
+} from "./rules";
+export { generateFromSchema, seededRng, SIMULATED_RATIONALE, type AnswerOverrides } from "./schema-walker";

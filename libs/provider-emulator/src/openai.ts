@@ -1,0 +1,66 @@
+import { BadRequest, MALFORMED_TEXT, asArray, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
+
+/** OpenAI chat completions (POST /v1/chat/completions), as the openai SDK sends and reads it. */
+export const openaiWire: VendorWire = {
+  vendor: "openai",
+
+  parse(body) {
+    if (!isObject(body) || typeof body["model"] !== "string" || !Array.isArray(body["messages"])) {
+      throw new BadRequest("'model' and 'messages' are required");
+    }
+    const texts: string[] = [];
+    let imageCount = 0;
+    for (const message of body["messages"]) {
+      if (!isObject(message) || message["role"] !== "user") continue;
+      const content = message["content"];
+      if (typeof content === "string") texts.push(content);
+      for (const part of asArray(content)) {
+        if (!isObject(part)) continue;
+        if (part["type"] === "text" && typeof part["text"] === "string") texts.push(part["text"]);
+        if (part["type"] === "image_url") imageCount += 1;
+      }
+    }
+    const format = body["response_format"];
+    const jsonSchema = isObject(format) && format["type"] === "json_schema" && isObject(format["json_schema"]) ? format["json_schema"] : null;
+    return { model: body["model"], promptText: texts.join("\n"), imageCount, schema: jsonSchema?.["schema"] ?? null, toolName: null };
+  },
+
+  success(call, output, id) {
+    const content = call.schema === null ? String(output) : JSON.stringify(output);
+    return completion(call, content, id);
+  },
+
+  malformed(call, id) {
+    return completion(call, MALFORMED_TEXT, id);
+  },
+
+  error(status, message) {
+    return { error: { message, type: errorType(status), param: null, code: errorCode(status) } };
+  },
+};
+
+function completion(call: ParsedCall, content: string, id: string): unknown {
+  const prompt = tokens(call.promptText);
+  const completionTokens = tokens(content);
+  return {
+    id: `chatcmpl-${id}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: call.model,
+    choices: [{ index: 0, message: { role: "assistant", content, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+    usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
+    system_fingerprint: "fp_emulator",
+  };
+}
+
+function errorType(status: number): string {
+  if (status === 429) return "requests";
+  if (status >= 500) return "server_error";
+  return "invalid_request_error";
+}
+
+function errorCode(status: number): string | null {
+  if (status === 401) return "invalid_api_key";
+  if (status === 429) return "rate_limit_exceeded";
+  return null;
+}

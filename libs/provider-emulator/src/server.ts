@@ -1,0 +1,226 @@
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import express, { type NextFunction, type Request, type Response } from "express";
+import { z } from "zod";
+import { anthropicWire } from "./anthropic";
+import { geminiWire } from "./gemini";
+import { openaiWire } from "./openai";
+import { RuleStore, type EmulatorRule, type EmulatorVendor } from "./rules";
+import { generateFromSchema, seededRng, SIMULATED_RATIONALE } from "./schema-walker";
+import { BadRequest, type ParsedCall, type VendorWire } from "./wire";
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Delay of every answer no rule sets `latency_ms` for. */
+  defaultLatencyMs?: number;
+}
+
+/** One vendor request the emulator received (images are counted, not kept). */
+export interface EmulatorCall {
+  vendor: EmulatorVendor;
+  model: string;
+  prompt_text: string;
+  image_count: number;
+  /** Arrival time, epoch ms (numbers, so tests can subtract them). */
+  at: number;
+}
+
+export interface Emulator {
+  /** `http://host:port`, without a trailing slash. */
+  url: string;
+  port: number;
+  /** Validates (throws a ZodError) and appends rules after the existing ones. */
+  addRules(rules: EmulatorRule | readonly EmulatorRule[]): void;
+  /** Rules not used up yet, in match order. */
+  rules(): EmulatorRule[];
+  /** Clears rules and the call log. */
+  reset(): void;
+  calls(): EmulatorCall[];
+  /**
+   * Resolves with the first call, already received or yet to come, that `predicate` accepts;
+   * rejects after `timeoutMs` (default 10 s).
+   */
+  waitForCall(predicate: (call: EmulatorCall) => boolean, timeoutMs?: number): Promise<EmulatorCall>;
+  /** Stops listening and drops open connections, hanging ones included. */
+  close(): Promise<void>;
+}
+
+/** Keeps a long keyless run from growing the call log without bound. */
+const MAX_CALLS = 10_000;
+const GEMINI_PATH = /^\/(?:v1|v1beta)\/models\/([^/]+):generateContent$/;
+
+/** Base URL an SDK of `vendor` needs to reach the emulator at `url` (OpenAI's SDK expects the /v1 prefix in it). */
+export function emulatorBaseUrl(url: string, vendor: EmulatorVendor | "openai-compatible"): string {
+  return vendor === "openai" || vendor === "openai-compatible" ? `${url}/v1` : url;
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
+  const host = opts.host ?? "127.0.0.1";
+  const defaultLatencyMs = opts.defaultLatencyMs ?? 0;
+  const store = new RuleStore();
+  let callLog: EmulatorCall[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  /** waitForCall callers, told about each call as it is logged. */
+  const watchers = new Set<(call: EmulatorCall) => void>();
+
+  const reply = (wire: VendorWire, call: ParsedCall, rule: EmulatorRule | null, res: Response): void => {
+    const id = randomUUID().replaceAll("-", "").slice(0, 24);
+    const respond = rule?.respond ?? { kind: "answer" };
+    switch (respond.kind) {
+      case "hang":
+        return; // Never answered: the socket closes when the client gives up or the emulator closes.
+      case "error":
+        if (respond.retry_after_s !== undefined) res.set("retry-after", String(respond.retry_after_s));
+        res.status(respond.status).json(wire.error(respond.status, respond.message ?? `Simulated error ${respond.status}`, respond.retry_after_s));
+        return;
+      case "malformed":
+        res.json(wire.malformed(call, id));
+        return;
+      case "answer": {
+        const rng = seededRng(call.model, call.promptText);
+        const output =
+          call.schema === null
+            ? (respond.category ?? SIMULATED_RATIONALE)
+            : generateFromSchema(call.schema, rng, { category: respond.category, confidence: respond.confidence, rationale: respond.rationale });
+        res.json(wire.success(call, output, id));
+        return;
+      }
+    }
+  };
+
+  const vendorRoute = (wire: VendorWire) => (req: Request, res: Response) => {
+    const pathModel = GEMINI_PATH.exec(req.path)?.[1];
+    let call: ParsedCall;
+    try {
+      call = wire.parse(req.body, pathModel === undefined ? null : decodeURIComponent(pathModel));
+    } catch (error) {
+      if (!(error instanceof BadRequest)) throw error;
+      res.status(400).json(wire.error(400, error.message, undefined));
+      return;
+    }
+    const logged: EmulatorCall = { vendor: wire.vendor, model: call.model, prompt_text: call.promptText, image_count: call.imageCount, at: Date.now() };
+    callLog.push(logged);
+    if (callLog.length > MAX_CALLS) callLog = callLog.slice(-MAX_CALLS);
+    for (const watcher of watchers) watcher(logged);
+
+    const rule = store.take({ vendor: wire.vendor, model: call.model, promptText: call.promptText });
+    const latency = rule?.latency_ms ?? defaultLatencyMs;
+    if (latency <= 0 || rule?.respond.kind === "hang") {
+      reply(wire, call, rule, res);
+      return;
+    }
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      reply(wire, call, rule, res);
+    }, latency);
+    timers.add(timer);
+    // A client that gave up (timeout, abort) gets nothing, and its timer must not linger.
+    res.on("close", () => {
+      clearTimeout(timer);
+      timers.delete(timer);
+    });
+  };
+
+  const app = express();
+  app.disable("x-powered-by");
+  // Images arrive inline as base64: up to 3 x 10 MB decoded.
+  app.use(express.json({ limit: "64mb" }));
+
+  app.post("/v1/chat/completions", vendorRoute(openaiWire));
+  app.post("/v1/messages", vendorRoute(anthropicWire));
+  app.post(GEMINI_PATH, vendorRoute(geminiWire));
+
+  app.post("/_emulator/rules", (req, res) => {
+    try {
+      const added = store.add(req.body);
+      res.json({ added, pending: store.list().length });
+    } catch (error) {
+      if (!(error instanceof z.ZodError)) throw error;
+      res.status(400).json({ error: `invalid rule: ${z.prettifyError(error)}`, issues: error.issues });
+    }
+  });
+  app.get("/_emulator/rules", (_req, res) => {
+    res.json(store.list());
+  });
+  app.post("/_emulator/reset", (_req, res) => {
+    store.clear();
+    callLog = [];
+    res.json({ ok: true });
+  });
+  app.get("/_emulator/calls", (_req, res) => {
+    res.json(callLog);
+  });
+  app.get("/_emulator/health", (_req, res) => {
+    res.json({ status: "ok", rules: store.list().length, calls: callLog.length });
+  });
+
+  app.use((req, res) => {
+    res.status(404).json(wireFor(req.path).error(404, `No route for ${req.method} ${req.path}`, undefined));
+  });
+  // Express 5 needs all four parameters to recognise an error handler.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const status = isHttpError(error) ? error.status : 500;
+    res.status(status).json(wireFor(req.path).error(status, error instanceof Error ? error.message : "emulator error", undefined));
+  });
+
+  const server = app.listen(opts.port ?? 0, host);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  const { port } = server.address() as AddressInfo; // listening on host:port, so never a pipe name or null
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    addRules: (rules) => void store.add(rules),
+    rules: () => store.list(),
+    reset: () => {
+      store.clear();
+      callLog = [];
+    },
+    calls: () => callLog.map((c) => ({ ...c })),
+    waitForCall: (predicate, timeoutMs = 10_000) => {
+      const seen = callLog.find(predicate);
+      if (seen) return Promise.resolve({ ...seen });
+      return new Promise<EmulatorCall>((resolve, reject) => {
+        const watcher = (call: EmulatorCall): void => {
+          if (!predicate(call)) return;
+          done();
+          resolve({ ...call });
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`no matching emulator call within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const done = (): void => {
+          clearTimeout(timer);
+          watchers.delete(watcher);
+        };
+        watchers.add(watcher);
+      });
+    },
+    close: async () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/** Errors outside a vendor route still answer in the format of the API the path belongs to. */
+function wireFor(path: string): VendorWire {
+  if (path.startsWith("/v1/messages")) return anthropicWire;
+  if (path.startsWith("/v1beta/") || GEMINI_PATH.test(path)) return geminiWire;
+  return openaiWire;
+}
+
+function isHttpError(error: unknown): error is { status: number } {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 600;
+}

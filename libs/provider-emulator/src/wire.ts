@@ -1,0 +1,35 @@
+import type { EmulatorVendor } from "./rules";
+
+/** What the emulator needs from one vendor request, whatever its wire format. */
+export interface ParsedCall {
+  model: string;
+  /** Text of the user message(s): rules match on it and default answers are seeded by it. */
+  promptText: string;
+  imageCount: number;
+  /** JSON schema the answer must follow; null when the caller asked for free text. */
+  schema: unknown;
+  /** Anthropic: the forced tool's name, echoed in the tool_use block. */
+  toolName: string | null;
+}
+
+/** One vendor's wire format: request parsing and the three kinds of reply bodies. */
+export interface VendorWire {
+  vendor: EmulatorVendor;
+  /** Throws BadRequest when the body is not a request of this API. */
+  parse(body: unknown, pathModel: string | null): ParsedCall;
+  success(call: ParsedCall, output: unknown, id: string): unknown;
+  /** Output a client cannot parse as the answer it asked for. */
+  malformed(call: ParsedCall, id: string): unknown;
+  error(status: number, message: string, retryAfterS: number | undefined): unknown;
+}
+
+export class BadRequest extends Error {}
+
+export type Json = Record<string, unknown>;
+export const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/** Rough token count (4 characters a token), so usage fields look plausible. */
+export const tokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
+
+export const MALFORMED_TEXT = 'Sure! The answer is {"category": "';

@@ -1,0 +1,24 @@
+import type { ProviderConfig } from "@sd/contracts";
+import { AnthropicProvider } from "./anthropic";
+import { GeminiProvider } from "./gemini";
+import { OpenAIProvider } from "./openai";
+import type { ModelProvider } from "./types";
+
+export type { ModelAnswer, ModelProvider, SuggestInput, VoteInput } from "./types";
+export { ProviderError, asProviderError, retryAfterMsFromHeaders, type ProviderErrorKind } from "./errors";
+export { configuredModelVersion } from "./base";
+export { parseSuggestions, parseVote } from "./answer";
+export { AnthropicProvider, GeminiProvider, OpenAIProvider };
+
+/** The adapter for the vendor's wire API; "openai-compatible" endpoints use the OpenAI one. */
+export function createProvider(config: ProviderConfig): ModelProvider {
+  switch (config.vendor) {
+    case "openai":
+    case "openai-compatible":
+      return new OpenAIProvider(config);
+    case "anthropic":
+      return new AnthropicProvider(config);
+    case "gemini":
+      return new GeminiProvider(config);
+  }
+}
