@@ -19,7 +19,7 @@ export interface ProviderDefaults {
 export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", ProviderDefaults>> = {
   openai: { vendor: "openai", model: "gpt-4o", label: "OpenAI GPT-4o" },
   gemini: { vendor: "gemini", model: "gemini-2.5-flash", label: "Google Gemini 2.5 Flash" },
-  claude: { vendor: "anthropic", model: "claude-sonnet-4-5", label: "Anthropic Claude Sonnet 3.5" },
+  claude: { vendor: "anthropic", model: "claude-sonnet-4-6", label: "Anthropic Claude Sonnet 3.5" },
 };
 
 export const DEFAULT_PROVIDER_IDS = Object.keys(DEFAULT_PROVIDERS) as ProviderId[];

@@ -1,4 +1,5 @@
 import type { DEFAULT_ENSEMBLE_MODE } from "./limits";
+import type { DecisionResponse } from "./decision";
 
 /** Decision history item (specification section 3) as the store keeps it. */
 export interface StoredDecision {
@@ -22,4 +23,17 @@ export interface StoredDecision {
   user_ip: string | null;
   user_email: string | null;
   images: string[];
+}
+
+/** The decision response entity of a stored decision. */
+export function toDecisionResponse(decision: StoredDecision): DecisionResponse {
+  return {
+    final_decision: decision.final_decision,
+    total_votes: decision.total_votes,
+    vote_counts: decision.vote_counts,
+    individual_responses: decision.individual_responses,
+    context_explanation: decision.context_explanation,
+    decision_id: decision.id,
+    question: decision.question,
+  };
 }

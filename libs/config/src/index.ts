@@ -1,0 +1,3 @@
+export * from "./load";
+export * from "./schemas";
+export * from "./providers";

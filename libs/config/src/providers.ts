@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { DEFAULT_PROVIDERS, VendorSchema, type ProviderConfig, type ProviderId } from "@sd/contracts";
+import { ConfigError } from "./load";
+
+const KNOWN = DEFAULT_PROVIDERS as Readonly<Record<string, (typeof DEFAULT_PROVIDERS)["openai"]>>;
+
+/**
+ * Builds one provider's settings from `<ID>_API_KEY`, `<ID>_MODEL`, `<ID>_BASE_URL`, `<ID>_VENDOR`,
+ * `<ID>_LABEL`, `<ID>_WEIGHT` and `<ID>_TIMEOUT_MS`. A provider without an API key is simulated:
+ * the provider emulator answers it and every answer says so.
+ */
+export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  const prefix = id.toUpperCase();
+  const read = (name: string): string | undefined => {
+    const value = env[`${prefix}_${name}`]?.trim();
+    return value ? value : undefined;
+  };
+  const known = KNOWN[id];
+  const vendor = VendorSchema.safeParse(read("VENDOR") ?? known?.vendor);
+  if (!vendor.success) {
+    throw new ConfigError(`${prefix}_VENDOR: set it to one of ${VendorSchema.options.join(", ")} for provider "${id}"`);
+  }
+  const model = read("MODEL") ?? known?.model;
+  if (!model) throw new ConfigError(`${prefix}_MODEL: required for provider "${id}"`);
+  const number = (name: string, fallback: number, schema: z.ZodNumber): number => {
+    const raw = read(name);
+    const parsed = schema.safeParse(raw === undefined ? fallback : Number(raw));
+    if (!parsed.success) throw new ConfigError(`${prefix}_${name}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
+    return parsed.data;
+  };
+  const baseUrl = read("BASE_URL") ?? null;
+  if (baseUrl !== null && !z.url().safeParse(baseUrl).success) {
+    throw new ConfigError(`${prefix}_BASE_URL: not a URL`);
+  }
+  const apiKey = read("API_KEY");
+  return {
+    id,
+    vendor: vendor.data,
+    model,
+    label: read("LABEL") ?? known?.label ?? model,
+    apiKey: apiKey ?? "simulated",
+    baseUrl,
+    weight: number("WEIGHT", 1, z.number().positive()),
+    timeoutMs: number("TIMEOUT_MS", 20_000, z.number().int().min(100)),
+    simulated: apiKey === undefined,
+  };
+}
+
+export function providersFromEnv(ids: readonly ProviderId[], env: NodeJS.ProcessEnv = process.env): ProviderConfig[] {
+  return ids.map((id) => providerFromEnv(id, env));
+}

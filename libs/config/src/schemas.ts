@@ -1,0 +1,89 @@
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { DEFAULT_PROVIDER_IDS, ProviderIdSchema } from "@sd/contracts";
+import { boolFromEnv, intFromEnv, optionalString } from "./load";
+
+const providerList = z.preprocess(
+  (v) => (v === undefined || v === "" ? DEFAULT_PROVIDER_IDS.join(",") : v),
+  z
+    .string()
+    .transform((s) => [...new Set(s.split(",").map((p) => p.trim()).filter(Boolean))])
+    .pipe(z.array(ProviderIdSchema).min(1, "name at least one provider")),
+);
+
+/** The repository root, so defaults hold whichever folder a service is started from. */
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** Variables every service reads. */
+export const commonEnv = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  REDIS_URL: z.url().default("redis://127.0.0.1:6379"),
+  /** Prefix of every BullMQ and Socket.IO key in Redis, so several deployments (or test runs) can share one Redis. */
+  QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("sd"),
+  /** Which providers a decision asks (gateway) and which vote queues a worker consumes. */
+  PROVIDERS: providerList,
+  /** Latency of simulated answers, so the live rows can be watched in keyless mode. */
+  SIMULATED_LATENCY_MS: intFromEnv(700),
+  /** Attempts per vote, the first included (set on each job by the gateway); 429, 5xx and timeouts are retried. */
+  VOTE_ATTEMPTS: intFromEnv(3, 1),
+});
+
+/** Variables of the processes that open the store (gateway, aggregator). */
+export const storeEnv = z.object({
+  MONGO_URL: optionalString,
+  DATA_DIR: z.string().default(`${ROOT}data`),
+  /** Allow the embedded store in a process that is not the all-in-one one (a single host; each process sees only its own data). */
+  EMBEDDED_STORE_SPLIT: boolFromEnv(false),
+});
+
+export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
+  PORT: intFromEnv(3000),
+  HOST: z.string().default("127.0.0.1"),
+  /** How long an HTTP decision request waits for its final result. */
+  DECISION_TIMEOUT_MS: intFromEnv(90_000, 1000),
+  /** Largest JSON body: three 10 MB images in base64 plus the question. */
+  BODY_LIMIT_MB: intFromEnv(45, 1),
+  /** Comma-separated origins allowed by CORS; empty means same-origin only. */
+  CORS_ORIGINS: optionalString.transform((v) => (v ? v.split(",").map((o) => o.trim()) : [])),
+  /** Express `trust proxy` hops, so rate limits and user_ip see the client address behind a load balancer. */
+  TRUST_PROXY: intFromEnv(0),
+  /** Requests per minute per IP on the public decision and suggestion endpoints. */
+  RATE_LIMIT_PER_MINUTE: intFromEnv(30, 1),
+  /** Provider that answers suggestions (a fast model). */
+  SUGGESTION_PROVIDER: ProviderIdSchema.default("gemini"),
+  WEB_DIST: z.string().default(`${ROOT}web/dist`),
+});
+export type GatewayEnv = z.infer<typeof gatewayEnv>;
+
+/** Health, readiness and metrics port of the worker and aggregator processes. */
+const healthPort = { HEALTH_PORT: intFromEnv(9090) };
+
+export const workerEnv = commonEnv.extend({
+  ...healthPort,
+  /** Jobs one worker process runs at once per provider queue (model calls are I/O bound). */
+  WORKER_CONCURRENCY: intFromEnv(16, 1),
+  /** First retry delay; doubles each attempt unless the vendor sends Retry-After. */
+  VOTE_BACKOFF_MS: intFromEnv(1000, 0),
+  /** How long a job stays locked to a worker that stopped answering before another may take it. */
+  JOB_LOCK_MS: intFromEnv(30_000, 1000),
+});
+export type WorkerEnv = z.infer<typeof workerEnv>;
+
+export const aggregatorEnv = commonEnv.extend(storeEnv.shape).extend({
+  ...healthPort,
+  AGGREGATOR_CONCURRENCY: intFromEnv(8, 1),
+  JOB_LOCK_MS: intFromEnv(30_000, 1000),
+});
+export type AggregatorEnv = z.infer<typeof aggregatorEnv>;
+
+/** The all-in-one process reads every service's variables. */
+export const allInOneEnv = gatewayEnv.extend(workerEnv.shape).extend(aggregatorEnv.shape).extend({
+  /** Run the gateway, workers and aggregator here (default all three). */
+  ROLES: z
+    .string()
+    .default("gateway,provider-worker,aggregator")
+    .transform((s) => s.split(",").map((r) => r.trim()))
+    .pipe(z.array(z.enum(["gateway", "provider-worker", "aggregator"])).min(1)),
+});
+export type AllInOneEnv = z.infer<typeof allInOneEnv>;

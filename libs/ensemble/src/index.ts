@@ -1,0 +1,2 @@
+export * from "./majority-vote";
+export * from "./explanation";

@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { explainDecision, isDecided, majorityVote, type Ballot } from "./index";
+
+const ballot = (provider: string, category: string, confidence: number | null = null, weight = 1): Ballot => ({
+  provider,
+  category,
+  weight,
+  confidence,
+});
+
+describe("majorityVote", () => {
+  it("picks the category with the most votes and counts every category", () => {
+    const tally = majorityVote(["Yes", "No", "Maybe"], [ballot("a", "Yes"), ballot("b", "No"), ballot("c", "Yes")]);
+    expect(tally.final_decision).toBe("Yes");
+    expect(tally.vote_counts).toEqual({ Yes: 2, No: 1, Maybe: 0 });
+    expect(tally.total_votes).toBe(3);
+    expect(tally.leaders).toEqual(["Yes"]);
+  });
+
+  it("breaks a tie on summed confidence", () => {
+    const tally = majorityVote(["A", "B"], [ballot("a", "A", 0.6), ballot("b", "B", 0.9)]);
+    expect(tally.final_decision).toBe("B");
+    expect(tally.leaders).toEqual(["A", "B"]);
+  });
+
+  it("breaks a full tie on the order of the categories, whatever the order of the votes", () => {
+    const categories = ["Red", "Blue", "Green"];
+    const forward = majorityVote(categories, [ballot("a", "Blue", 0.7), ballot("b", "Green", 0.7), ballot("c", "Red", 0.7)]);
+    const backward = majorityVote(categories, [ballot("c", "Red", 0.7), ballot("b", "Green", 0.7), ballot("a", "Blue", 0.7)]);
+    expect(forward.final_decision).toBe("Red");
+    expect(backward.final_decision).toBe("Red");
+  });
+
+  it("has no decision when every model failed", () => {
+    const tally = majorityVote(["Yes", "No"], []);
+    expect(tally.final_decision).toBeNull();
+    expect(tally.total_votes).toBe(0);
+    expect(tally.vote_counts).toEqual({ Yes: 0, No: 0 });
+  });
+
+  it("never counts an answer outside the categories", () => {
+    const tally = majorityVote(["Yes", "No"], [ballot("a", "Perhaps"), ballot("b", "yes"), ballot("c", "No")]);
+    expect(tally.final_decision).toBe("No");
+    expect(tally.total_votes).toBe(1);
+    expect(tally.vote_counts).toEqual({ Yes: 0, No: 1 });
+  });
+
+  it("counts each model's vote even when several choose the same category", () => {
+    const tally = majorityVote(["Yes", "No"], [ballot("a", "No"), ballot("b", "No"), ballot("c", "No")]);
+    expect(tally.vote_counts).toEqual({ Yes: 0, No: 3 });
+    expect(tally.final_decision).toBe("No");
+  });
+
+  it("applies weights to the winner but reports plain counts", () => {
+    const tally = majorityVote(["A", "B"], [ballot("a", "A", null, 3), ballot("b", "B"), ballot("c", "B")]);
+    expect(tally.final_decision).toBe("A");
+    expect(tally.vote_counts).toEqual({ A: 1, B: 2 });
+    expect(tally.scores).toEqual({ A: 3, B: 2 });
+  });
+});
+
+describe("isDecided", () => {
+  it("is decided when the remaining votes cannot overturn the leader", () => {
+    const tally = majorityVote(["A", "B"], [ballot("a", "A"), ballot("b", "A")]);
+    expect(isDecided(tally, 1)).toBe(true);
+    expect(isDecided(tally, 2)).toBe(false);
+  });
+
+  it("is never decided without a valid vote", () => {
+    expect(isDecided(majorityVote(["A", "B"], []), 0)).toBe(false);
+  });
+});
+
+describe("explainDecision", () => {
+  it("states the outcome and each model's reason", () => {
+    const tally = majorityVote(["Yes", "No"], [ballot("a", "Yes"), ballot("b", "Yes")]);
+    const text = explainDecision(
+      tally,
+      [
+        { label: "Model A", category: "Yes", rationale: "It is sunny.", error: null },
+        { label: "Model B", category: "Yes", rationale: "Warm enough.", error: null },
+        { label: "Model C", category: null, rationale: null, error: "timed out" },
+      ],
+      "none",
+    );
+    expect(text).toBe(
+      '"Yes" won with 2 of 2 valid votes. Model A chose "Yes": It is sunny. Model B chose "Yes": Warm enough. Model C gave no valid vote (timed out).',
+    );
+  });
+
+  it("uses the no-decision text when nobody voted", () => {
+    expect(explainDecision(majorityVote(["Yes", "No"], []), [], "No valid decision")).toBe("No valid decision");
+  });
+});

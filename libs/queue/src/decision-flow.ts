@@ -1,0 +1,78 @@
+import { FlowProducer, QueueEvents, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import {
+  AGGREGATE_QUEUE,
+  voteJobId,
+  voteQueueName,
+  type AggregateJob,
+  type DecisionResponse,
+  type VoteJob,
+} from "@sd/contracts";
+import { voteJobOptions } from "./vote-policy";
+
+/**
+ * The gateway's side of the pipeline: one BullMQ flow per decision (a parent on the aggregate
+ * queue, one child vote per provider) and a wait for the aggregator's result.
+ */
+export class DecisionFlow {
+  private readonly producer: FlowProducer;
+  private readonly events: QueueEvents;
+
+  constructor(
+    connection: Redis,
+    private readonly prefix: string,
+    private readonly voteAttempts: number,
+  ) {
+    this.producer = new FlowProducer({ connection, prefix });
+    // QueueEvents blocks on a stream read, so it needs its own connection.
+    this.events = new QueueEvents(AGGREGATE_QUEUE, { connection: connection.duplicate(), prefix });
+  }
+
+  async ready(): Promise<void> {
+    await this.events.waitUntilReady();
+  }
+
+  /** Enqueues a decision; job ids derive from the decision id, so enqueuing twice adds nothing. */
+  async enqueue(decision: AggregateJob): Promise<Job<AggregateJob, DecisionResponse>> {
+    const node = await this.producer.add({
+      name: "aggregate",
+      queueName: AGGREGATE_QUEUE,
+      data: decision,
+      opts: {
+        jobId: decision.decision_id,
+        // Writing the decision may meet a store outage: retry it rather than lose the decision.
+        attempts: 5,
+        backoff: { type: "exponential", delay: 1000 },
+        removeOnComplete: { age: 3600, count: 5000 },
+        removeOnFail: { age: 24 * 3600 },
+      },
+      children: decision.providers.map((provider) => ({
+        name: "vote",
+        queueName: voteQueueName(provider),
+        data: {
+          decision_id: decision.decision_id,
+          request_id: decision.request_id,
+          provider,
+          question: decision.question,
+          categories: decision.categories,
+          images: decision.images,
+        } satisfies VoteJob,
+        opts: { jobId: voteJobId(decision.decision_id, provider), ...voteJobOptions(this.voteAttempts) },
+      })),
+    });
+    return node.job as Job<AggregateJob, DecisionResponse>;
+  }
+
+  /** Resolves with the aggregator's result, or rejects after `timeoutMs`. */
+  waitForResult(job: Job<AggregateJob, DecisionResponse>, timeoutMs: number): Promise<DecisionResponse> {
+    return job.waitUntilFinished(this.events, timeoutMs);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.producer.close(), this.events.close()]);
+  }
+
+  get keyPrefix(): string {
+    return this.prefix;
+  }
+}

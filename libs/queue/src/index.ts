@@ -1,0 +1,8 @@
+export * from "./redis";
+export * from "./vote-policy";
+export * from "./decision-flow";
+export * from "./live-events";
+export * from "./workers";
+export * from "./queue-depth";
+export { Job, Worker, UnrecoverableError } from "bullmq";
+export type { Redis } from "ioredis";

@@ -1,0 +1,37 @@
+import { createServer, type Server } from "node:http";
+import { registry } from "@sd/telemetry";
+
+/**
+ * /health (process up), /ready (dependencies reachable) and /metrics for processes without an
+ * HTTP API of their own (provider workers, aggregator), for Kubernetes probes and Prometheus.
+ */
+export async function startHealthServer(port: number, ready: () => Promise<void>, host = "0.0.0.0"): Promise<Server> {
+  const server = createServer((req, res) => {
+    const send = (status: number, body: string, type = "application/json") => {
+      res.writeHead(status, { "content-type": type });
+      res.end(body);
+    };
+    if (req.url === "/health") return send(200, JSON.stringify({ status: "ok" }));
+    if (req.url === "/ready") {
+      ready().then(
+        () => send(200, JSON.stringify({ status: "ready" })),
+        (error: unknown) => send(503, JSON.stringify({ status: "unavailable", detail: (error as Error).message })),
+      );
+      return;
+    }
+    if (req.url === "/metrics") {
+      registry.metrics().then((text) => send(200, text, registry.contentType), () => send(500, "metrics failed", "text/plain"));
+      return;
+    }
+    send(404, JSON.stringify({ detail: "Not found" }));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  return server;
+}
+
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}

@@ -1,0 +1,4 @@
+export * from "./lifecycle";
+export * from "./health-server";
+export * from "./store";
+export * from "./simulation";

@@ -1,0 +1,31 @@
+import type { ProviderConfig } from "@sd/contracts";
+import { emulatorBaseUrl, startEmulator } from "@sd/provider-emulator";
+import type { Lifecycle } from "./lifecycle";
+
+/**
+ * Points every provider that has no API key at an in-process provider emulator, so the product
+ * runs with zero configuration; its answers are labelled simulated. Latencies are staggered so
+ * the live rows visibly arrive one after another.
+ */
+export async function simulateMissingProviders(
+  configs: readonly ProviderConfig[],
+  latencyMs: number,
+  lifecycle: Lifecycle,
+): Promise<ProviderConfig[]> {
+  const simulated = configs.filter((c) => c.simulated);
+  if (simulated.length === 0) return [...configs];
+  const emulator = await startEmulator();
+  lifecycle.onShutdown("provider emulator", () => emulator.close());
+  emulator.addRules(
+    simulated.map((c, i) => ({
+      match: { model: c.model },
+      latency_ms: Math.round(latencyMs * (1 + 0.5 * i)),
+      respond: { kind: "answer" as const },
+    })),
+  );
+  lifecycle.logger.warn(
+    { providers: simulated.map((c) => c.id), emulator: emulator.url },
+    "no API key for these providers: their answers are SIMULATED by the provider emulator",
+  );
+  return configs.map((c) => (c.simulated ? { ...c, baseUrl: emulatorBaseUrl(emulator.url, c.vendor) } : c));
+}

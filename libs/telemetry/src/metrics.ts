@@ -1,0 +1,42 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+
+/** The process's metrics; every role registers into the same registry so one /metrics shows all. */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+export const httpDuration = new Histogram({
+  name: "sd_http_request_duration_seconds",
+  help: "HTTP request latency by method, route and status",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [registry],
+});
+
+export const voteDuration = new Histogram({
+  name: "sd_vote_duration_seconds",
+  help: "Latency of one model call by provider and outcome",
+  labelNames: ["provider", "outcome"] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 40],
+  registers: [registry],
+});
+
+export const voteErrors = new Counter({
+  name: "sd_vote_errors_total",
+  help: "Model call failures by provider and kind (retried ones included)",
+  labelNames: ["provider", "kind"] as const,
+  registers: [registry],
+});
+
+export const decisionsTotal = new Counter({
+  name: "sd_decisions_total",
+  help: "Finished decisions by outcome (decided, no_decision)",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
+export const queueDepth = new Gauge({
+  name: "sd_queue_jobs",
+  help: "Jobs per queue and state, read when scraped",
+  labelNames: ["queue", "state"] as const,
+  registers: [registry],
+});
