@@ -1,0 +1,46 @@
+import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse, type ProviderConfig } from "@sd/contracts";
+import type { AggregatorEnv } from "@sd/config";
+import { LiveEvents, createRedis, createWorker } from "@sd/queue";
+import type { Store } from "@sd/store";
+import type { Logger } from "@sd/telemetry";
+import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
+
+export interface Aggregator {
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** `providers` supply the labels and model names a decision record shows for each provider id. */
+export async function startAggregator(
+  env: AggregatorEnv,
+  store: Store,
+  providers: readonly ProviderConfig[],
+  logger: Logger,
+): Promise<Aggregator> {
+  const connection = createRedis(env.REDIS_URL, "aggregator");
+  const events = new LiveEvents(connection, env.QUEUE_PREFIX);
+  // A provider unknown here (configured on the gateway only) is shown by its id.
+  const known = new Map(providers.map((p) => [p.id, p]));
+  const names: ProviderNames = {
+    label: (p) => known.get(p)?.label ?? p,
+    model: (p) => known.get(p)?.model ?? p,
+  };
+  const worker = createWorker<AggregateJob, DecisionResponse>(
+    AGGREGATE_QUEUE,
+    createAggregateProcessor(store, events, names, logger),
+    { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS },
+  );
+  worker.on("error", (error) => logger.error({ err: error }, "aggregator error"));
+  worker.on("failed", (job, error) => logger.error({ err: error, decision_id: job?.id }, "aggregation failed"));
+  await worker.waitUntilReady();
+  logger.info("aggregator started");
+  return {
+    async ready() {
+      await Promise.all([connection.ping(), store.ping()]);
+    },
+    async close() {
+      await worker.close();
+      connection.disconnect();
+    },
+  };
+}

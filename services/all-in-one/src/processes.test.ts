@@ -1,0 +1,147 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { DecisionResponse, VoteEvent } from "@sd/contracts";
+import { startEmulator, type Emulator } from "@sd/provider-emulator";
+import { createRedis, LiveEvents } from "@sd/queue";
+import { LiveClient, postJson } from "./testing/client";
+import { testEnv } from "./testing/env";
+import { ServiceProcess } from "./testing/processes";
+
+const PUBLIC = "/api/ensembled-llm-categorical-decision-public";
+
+let emulator: Emulator;
+const running: ServiceProcess[] = [];
+const start = (...args: Parameters<typeof ServiceProcess.start>) => {
+  const service = ServiceProcess.start(...args);
+  running.push(service);
+  return service;
+};
+const workersStarted = (s: ServiceProcess) => s.waitForLog((l) => l.msg === "provider workers started", "the workers started");
+
+beforeAll(async () => {
+  emulator = await startEmulator();
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.stop("SIGKILL")));
+  emulator.reset();
+});
+afterAll(async () => {
+  await emulator?.close();
+});
+
+describe("services as separate processes", () => {
+  it("a gateway process and a separate worker process complete decisions together", async () => {
+    const env = testEnv(emulator.url);
+    const gateway = start("all-in-one", { ...env, ROLES: "gateway,aggregator" });
+    const worker = start("provider-worker", env);
+    const [url] = await Promise.all([gateway.gatewayUrl(), workersStarted(worker)]);
+    const { status, body } = await postJson(`${url}${PUBLIC}`, { question: "Split deployment works?", categories: ["Yes", "No"] });
+    expect(status).toBe(200);
+    expect((body as DecisionResponse).total_votes).toBe(3);
+  });
+
+  it("a worker killed mid-job is replaced and the decision completes without a duplicate vote", async () => {
+    const env = testEnv(emulator.url, { JOB_LOCK_MS: "1500" });
+    const tag = `crash-${randomUUID()}`;
+    // Claude's first call hangs long enough for the worker to be killed while holding the job.
+    emulator.addRules([
+      { match: { vendor: "anthropic", question_contains: tag }, times: 1, latency_ms: 60_000, respond: { kind: "answer", category: "No" } },
+      { match: { question_contains: tag }, respond: { kind: "answer", category: "Yes" } },
+    ]);
+    const gateway = start("all-in-one", { ...env, ROLES: "gateway,aggregator" });
+    const first = start("provider-worker", env);
+    const [url] = await Promise.all([gateway.gatewayUrl(), workersStarted(first)]);
+    const client = new LiveClient(url);
+    try {
+      await client.join();
+      const answer = postJson(`${url}${PUBLIC}`, { question: `Recover? ${tag}`, categories: ["Yes", "No"], request_id: client.requestId });
+      await emulator.waitForCall((c) => c.vendor === "anthropic" && c.prompt_text.includes(tag));
+      await first.stop("SIGKILL");
+      const second = start("provider-worker", env);
+      await workersStarted(second);
+      const { status, body } = await answer;
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ total_votes: 3, vote_counts: { Yes: 3, No: 0 }, final_decision: "Yes" });
+      expect(emulator.calls().filter((c) => c.vendor === "anthropic" && c.prompt_text.includes(tag))).toHaveLength(2);
+      const claudeResults = client.votes.filter((v) => v.provider === "claude" && v.status !== "pending");
+      expect(claudeResults).toHaveLength(1);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("SIGTERM lets a worker finish its active vote before it exits", async () => {
+    const env = testEnv(emulator.url);
+    const tag = `drain-${randomUUID()}`;
+    emulator.addRules({ match: { question_contains: tag }, latency_ms: 1500, respond: { kind: "answer", category: "Yes" } });
+    const gateway = start("all-in-one", { ...env, ROLES: "gateway,aggregator" });
+    const worker = start("provider-worker", env);
+    const [url] = await Promise.all([gateway.gatewayUrl(), workersStarted(worker)]);
+    const answer = postJson(`${url}${PUBLIC}`, { question: `Drain? ${tag}`, categories: ["Yes", "No"] });
+    await emulator.waitForCall((c) => c.prompt_text.includes(tag));
+    const exit = await worker.stop("SIGTERM");
+    expect(exit.code).toBe(0);
+    const { body } = await answer;
+    expect(body).toMatchObject({ total_votes: 3, final_decision: "Yes" });
+  });
+
+  it("exits with instructions when Redis is not reachable", async () => {
+    const service = start("all-in-one", testEnv(emulator.url, { REDIS_URL: "redis://127.0.0.1:1" }));
+    const exit = await service.exited;
+    expect(exit.code).toBe(1);
+    expect(service.stderr).toMatch(/Redis is not reachable at redis:\/\/127\.0\.0\.1:1/);
+    expect(service.stderr).toMatch(/redis-server/);
+  });
+
+  it("refuses to run a split service on the embedded store without saying so", async () => {
+    const service = start("aggregator", testEnv(emulator.url));
+    const exit = await service.exited;
+    expect(exit.code).toBe(1);
+    expect(service.stderr).toMatch(/MONGO_URL is required when the services run separately/);
+  });
+
+  it("stops at start with the name of a bad variable", async () => {
+    const service = start("all-in-one", testEnv(emulator.url, { PORT: "not-a-port" }));
+    expect((await service.exited).code).toBe(1);
+    expect(service.stderr).toMatch(/PORT/);
+  });
+});
+
+describe("live events with two gateways", () => {
+  it("a client receives each event exactly once, whichever gateway it is connected to", async () => {
+    const env = testEnv(emulator.url);
+    const main = start("all-in-one", env); // gateway A, workers and aggregator
+    const second = start("all-in-one", { ...env, ROLES: "gateway", EMBEDDED_STORE_SPLIT: "true", DATA_DIR: `${env.DATA_DIR}-b` });
+    const [urlA, urlB] = await Promise.all([main.gatewayUrl(), second.gatewayUrl()]);
+    const onA = new LiveClient(urlA);
+    const onB = new LiveClient(urlB);
+    const redis = createRedis(env.REDIS_URL!, "test");
+    try {
+      await Promise.all([onA.join(), onB.join()]);
+      // Each client posts to the other gateway: events must cross between replicas.
+      const [a, b] = await Promise.all([
+        postJson(`${urlB}${PUBLIC}`, { question: "Exactly once via A?", categories: ["Yes", "No"], request_id: onA.requestId }),
+        postJson(`${urlA}${PUBLIC}`, { question: "Exactly once via B?", categories: ["Yes", "No"], request_id: onB.requestId }),
+      ]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      // A sentinel published after the finals arrives after anything published before it.
+      const events = new LiveEvents(redis, env.QUEUE_PREFIX!);
+      for (const client of [onA, onB]) {
+        await client.final();
+        const sentinel = new Promise<void>((resolve) =>
+          client.onVote((v: VoteEvent) => v.provider === "sentinel" && resolve()),
+        );
+        events.vote({ request_id: client.requestId, decision_id: "-", provider: "sentinel", status: "pending", response: null, confidence: null, model_version: null, error: null });
+        await sentinel;
+        expect(client.finals).toHaveLength(1);
+        for (const provider of ["openai", "gemini", "claude"]) {
+          expect(client.votes.filter((v) => v.provider === provider).map((v) => v.status)).toEqual(["pending", "success"]);
+        }
+      }
+    } finally {
+      onA.close();
+      onB.close();
+      redis.disconnect();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+import { providersFromEnv, type AllInOneEnv } from "@sd/config";
+import { startAggregator } from "@sd/aggregator";
+import { startGateway } from "@sd/gateway";
+import { startProviderWorkers } from "@sd/provider-worker";
+import { assertRedisReachable } from "@sd/queue";
+import type { Store } from "@sd/store";
+import { closeServer, openStoreFor, simulateMissingProviders, startHealthServer, type Lifecycle } from "@sd/runtime";
+
+/**
+ * The gateway, the provider workers and the aggregator in one process (ROLES picks a subset),
+ * with the same code paths and the same Redis queues as the split services. `rawEnv` carries the
+ * per-provider variables (`<ID>_API_KEY`...). Returns the gateway's URL when it runs here, and the store.
+ */
+export async function startAllInOne(
+  env: AllInOneEnv,
+  rawEnv: NodeJS.ProcessEnv,
+  lifecycle: Lifecycle,
+): Promise<{ url: string | null; store: Store | null }> {
+  const has = (role: AllInOneEnv["ROLES"][number]) => env.ROLES.includes(role);
+  await assertRedisReachable(env.REDIS_URL);
+  const store =
+    has("gateway") || has("aggregator")
+      ? await openStoreFor(env, (has("gateway") && has("aggregator")) || env.EMBEDDED_STORE_SPLIT, lifecycle)
+      : null;
+  const ids = [...new Set([...env.PROVIDERS, env.SUGGESTION_PROVIDER])];
+  const configs = await simulateMissingProviders(providersFromEnv(ids, rawEnv), env.SIMULATED_LATENCY_MS, lifecycle);
+  const byId = new Map(configs.map((c) => [c.id, c]));
+  const deciders = env.PROVIDERS.map((id) => byId.get(id)!);
+
+  if (has("provider-worker")) {
+    const workers = await startProviderWorkers(env, deciders, lifecycle.logger);
+    lifecycle.onShutdown("provider workers", () => workers.close());
+  }
+  if (store && has("aggregator")) {
+    const aggregator = await startAggregator(env, store, deciders, lifecycle.logger);
+    lifecycle.onShutdown("aggregator", () => aggregator.close());
+  }
+  if (store && has("gateway")) {
+    const gateway = await startGateway(env, store, byId.get(env.SUGGESTION_PROVIDER)!, lifecycle.logger);
+    lifecycle.onShutdown("gateway", () => gateway.close());
+    return { url: gateway.url, store };
+  }
+  const health = await startHealthServer(env.HEALTH_PORT, async () => {
+    await store?.ping();
+  });
+  lifecycle.onShutdown("health server", () => closeServer(health));
+  return { url: null, store };
+}

@@ -1,0 +1,37 @@
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { emulatorBaseUrl } from "@sd/provider-emulator";
+
+/**
+ * Environment of a test deployment: its own Redis key prefix and data directory (so test files
+ * never see each other's jobs), the three default providers pointed at a provider emulator, and
+ * short retry and lock timings.
+ */
+export function testEnv(emulatorUrl: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: "test",
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
+    REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+    QUEUE_PREFIX: `sdtest-${randomUUID().slice(0, 8)}`,
+    DATA_DIR: mkdtempSync(join(tmpdir(), "sd-test-")),
+    PORT: "0",
+    HOST: "127.0.0.1",
+    HEALTH_PORT: "0",
+    RATE_LIMIT_PER_MINUTE: "10000",
+    VOTE_BACKOFF_MS: "50",
+    JOB_LOCK_MS: "2000",
+    DECISION_TIMEOUT_MS: "20000",
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: emulatorBaseUrl(emulatorUrl, "openai"),
+    GEMINI_API_KEY: "test-key",
+    GEMINI_BASE_URL: emulatorBaseUrl(emulatorUrl, "gemini"),
+    CLAUDE_API_KEY: "test-key",
+    CLAUDE_BASE_URL: emulatorBaseUrl(emulatorUrl, "anthropic"),
+    OPENAI_TIMEOUT_MS: "2000",
+    GEMINI_TIMEOUT_MS: "2000",
+    CLAUDE_TIMEOUT_MS: "2000",
+    ...overrides,
+  };
+}

@@ -1,0 +1,47 @@
+import cors from "cors";
+import express, { type Express } from "express";
+import helmet from "helmet";
+import type { GatewayEnv } from "@sd/config";
+import type { ModelProvider } from "@sd/providers";
+import type { QueueInspector, Redis } from "@sd/queue";
+import type { Logger } from "@sd/telemetry";
+import type { DecisionService } from "./decision-service";
+import { errorHandler, HttpError } from "./http/errors";
+import { httpMetrics, requestLogging } from "./http/observability";
+import { perIpRateLimit } from "./http/rate-limit";
+import { decisionRoutes } from "./routes/decisions";
+import { healthRoutes } from "./routes/health";
+import { suggestionRoutes } from "./routes/suggestions";
+import { webAppRoutes } from "./routes/web-app";
+
+export interface AppDeps {
+  env: GatewayEnv;
+  logger: Logger;
+  redis: Redis;
+  decisions: DecisionService;
+  suggester: ModelProvider;
+  queues: QueueInspector;
+  ready: () => Promise<void>;
+}
+
+export function createApp({ env, logger, redis, decisions, suggester, queues, ready }: AppDeps): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+  app.use(
+    helmet({
+      contentSecurityPolicy: { directives: { "img-src": ["'self'", "data:", "blob:"] } },
+    }),
+  );
+  if (env.CORS_ORIGINS.length > 0) app.use(cors({ origin: env.CORS_ORIGINS }));
+  app.use(healthRoutes(ready, queues));
+  app.use(requestLogging(logger), httpMetrics());
+  app.use(express.json({ limit: `${env.BODY_LIMIT_MB}mb` }));
+
+  const publicLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "public", env.RATE_LIMIT_PER_MINUTE);
+  app.use("/api", decisionRoutes(decisions, publicLimit), suggestionRoutes(suggester, publicLimit, logger));
+  app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
+  app.use(webAppRoutes(env.WEB_DIST));
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,48 @@
+import type { ErrorRequestHandler } from "express";
+import type { z } from "zod";
+import { IMAGE_TOO_LARGE, MESSAGES } from "@sd/contracts";
+import type { Logger } from "@sd/telemetry";
+
+/** An error with the status and `detail` the client sees (errors are read from `detail`). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly title?: string,
+  ) {
+    super(detail);
+  }
+}
+
+const titles = new Map<string, string>(
+  Object.values(MESSAGES).flatMap((m) => (typeof m === "object" ? [[m.detail, m.title] as const] : [])),
+);
+
+/** The first validation problem, as the specification words it; an oversized image is a 413. */
+export function fromValidation(error: z.ZodError): HttpError {
+  const issue = error.issues[0];
+  if (!issue) return new HttpError(400, "Invalid request.");
+  if (issue.code === "custom" && (issue.params as { reason?: string } | undefined)?.reason === IMAGE_TOO_LARGE) {
+    return new HttpError(413, MESSAGES.imagesTooLarge);
+  }
+  return new HttpError(400, issue.message, titles.get(issue.message));
+}
+
+/** Last middleware: known errors get their status and text; anything else is logged and hidden. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const bodyError = error as { type?: string; status?: number };
+    let http: HttpError;
+    if (error instanceof HttpError) http = error;
+    else if (bodyError.type === "entity.too.large") http = new HttpError(413, MESSAGES.imagesTooLarge);
+    else if (bodyError.type === "entity.parse.failed") http = new HttpError(400, "The request body is not valid JSON.");
+    else if (typeof bodyError.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
+      http = new HttpError(bodyError.status, (error as Error).message);
+    } else {
+      logger.error({ err: error }, "unhandled error");
+      http = new HttpError(500, "Internal server error. Please try again.");
+    }
+    if (res.headersSent) return;
+    res.status(http.status).json(http.title ? { detail: http.detail, title: http.title } : { detail: http.detail });
+  };
+}

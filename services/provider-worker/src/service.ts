@@ -1,0 +1,47 @@
+import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd/contracts";
+import type { WorkerEnv } from "@sd/config";
+import { createProvider } from "@sd/providers";
+import { LiveEvents, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
+import type { Logger } from "@sd/telemetry";
+import { createVoteProcessor } from "./vote-processor";
+
+export interface ProviderWorkers {
+  ready(): Promise<void>;
+  /** Stops taking jobs and waits for the active ones to finish. */
+  close(): Promise<void>;
+}
+
+/** One BullMQ worker per configured provider, each consuming its own `vote-<provider>` queue. */
+export async function startProviderWorkers(env: WorkerEnv, providers: readonly ProviderConfig[], logger: Logger): Promise<ProviderWorkers> {
+  const connection = createRedis(env.REDIS_URL, "provider-worker");
+  const events = new LiveEvents(connection, env.QUEUE_PREFIX);
+  const workers: Worker<VoteJob, Vote>[] = providers.map((config) => {
+    const worker = createWorker<VoteJob, Vote>(
+      voteQueueName(config.id),
+      createVoteProcessor(createProvider(config), events, logger.child({ provider: config.id })),
+      {
+        connection,
+        prefix: env.QUEUE_PREFIX,
+        concurrency: env.WORKER_CONCURRENCY,
+        lockMs: env.JOB_LOCK_MS,
+        backoffStrategy: voteBackoff(env.VOTE_BACKOFF_MS),
+      },
+    );
+    worker.on("error", (error) => logger.error({ err: error, provider: config.id }, "worker error"));
+    return worker;
+  });
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+  logger.info(
+    { providers: providers.map((p) => `${p.id}:${p.model}${p.simulated ? " (simulated)" : ""}`) },
+    "provider workers started",
+  );
+  return {
+    async ready() {
+      await connection.ping();
+    },
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+      connection.disconnect();
+    },
+  };
+}
