@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import mongoose from "mongoose";
-import { describe } from "vitest";
+import { afterAll, describe } from "vitest";
 import { openStore } from "../store";
+import { mongoForTests } from "../testing/mongo-for-tests";
 import { makeTempDir } from "../testing/temp-dir";
 import { describeDecisionRepositoryContract } from "./repository.contract";
 
@@ -17,10 +18,10 @@ describeDecisionRepositoryContract("embedded", async () => {
   };
 });
 
-const mongoUrl = process.env.MONGO_URL;
-if (!mongoUrl) {
-  console.warn("Skipping the MongoDB run of the DecisionRepository contract: MONGO_URL is not set (no MongoDB available).");
-}
+const mongo = await mongoForTests();
+const mongoUrl = mongo.url;
+if (mongo.url === null) console.warn(`Skipping the MongoDB run of the DecisionRepository contract: ${mongo.reason}.`);
+else afterAll(() => mongo.stop());
 
 describe.skipIf(!mongoUrl)("MongoDB driver", () => {
   describeDecisionRepositoryContract("mongo", async () => {
