@@ -1,4 +1,4 @@
-import { BadRequest, asArray, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
+import { BadRequest, userContent, asArray, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
 
 /** Anthropic messages (POST /v1/messages) with forced tool use, as @anthropic-ai/sdk sends and reads it. */
 export const anthropicWire: VendorWire = {
@@ -8,18 +8,7 @@ export const anthropicWire: VendorWire = {
     if (!isObject(body) || typeof body["model"] !== "string" || !Array.isArray(body["messages"]) || typeof body["max_tokens"] !== "number") {
       throw new BadRequest("'model', 'messages' and 'max_tokens' are required");
     }
-    const texts: string[] = [];
-    let imageCount = 0;
-    for (const message of body["messages"]) {
-      if (!isObject(message) || message["role"] !== "user") continue;
-      const content = message["content"];
-      if (typeof content === "string") texts.push(content);
-      for (const block of asArray(content)) {
-        if (!isObject(block)) continue;
-        if (block["type"] === "text" && typeof block["text"] === "string") texts.push(block["text"]);
-        if (block["type"] === "image") imageCount += 1;
-      }
-    }
+    const { promptText, imageCount } = userContent(body["messages"], "image");
     // The forced tool (tool_choice {type: "tool", name}) decides the schema; else the first tool.
     const tools = asArray(body["tools"]).filter(isObject);
     const choice = body["tool_choice"];
@@ -27,7 +16,7 @@ export const anthropicWire: VendorWire = {
     const tool = tools.find((t) => t["name"] === forced) ?? tools[0];
     return {
       model: body["model"],
-      promptText: texts.join("\n"),
+      promptText,
       imageCount,
       schema: tool?.["input_schema"] ?? null,
       toolName: typeof tool?.["name"] === "string" ? tool["name"] : null,

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { generateFromSchema, seededRng, startEmulator, type Emulator } from "./index";
+import { describe, expect, it } from "vitest";
+import { generateFromSchema, seededRng, startEmulator } from "./index";
+import { useEmulator } from "./testing";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const CATEGORIES = ["Yes", "No", "Maybe"];
 const voteSchema = {

@@ -1,4 +1,4 @@
-import { BadRequest, MALFORMED_TEXT, asArray, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
+import { BadRequest, userContent, MALFORMED_TEXT, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
 
 /** OpenAI chat completions (POST /v1/chat/completions), as the openai SDK sends and reads it. */
 export const openaiWire: VendorWire = {
@@ -8,21 +8,10 @@ export const openaiWire: VendorWire = {
     if (!isObject(body) || typeof body["model"] !== "string" || !Array.isArray(body["messages"])) {
       throw new BadRequest("'model' and 'messages' are required");
     }
-    const texts: string[] = [];
-    let imageCount = 0;
-    for (const message of body["messages"]) {
-      if (!isObject(message) || message["role"] !== "user") continue;
-      const content = message["content"];
-      if (typeof content === "string") texts.push(content);
-      for (const part of asArray(content)) {
-        if (!isObject(part)) continue;
-        if (part["type"] === "text" && typeof part["text"] === "string") texts.push(part["text"]);
-        if (part["type"] === "image_url") imageCount += 1;
-      }
-    }
+    const { promptText, imageCount } = userContent(body["messages"], "image_url");
     const format = body["response_format"];
     const jsonSchema = isObject(format) && format["type"] === "json_schema" && isObject(format["json_schema"]) ? format["json_schema"] : null;
-    return { model: body["model"], promptText: texts.join("\n"), imageCount, schema: jsonSchema?.["schema"] ?? null, toolName: null };
+    return { model: body["model"], promptText, imageCount, schema: jsonSchema?.["schema"] ?? null, toolName: null };
   },
 
   success(call, output, id) {

@@ -33,3 +33,23 @@ export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? va
 export const tokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
 export const MALFORMED_TEXT = 'Sure! The answer is {"category": "';
+
+/**
+ * Text and image count of the user messages of a chat-style request (OpenAI and Anthropic share
+ * the shape: a string or a list of typed parts); `imageType` names the image part's type.
+ */
+export function userContent(messages: unknown[], imageType: "image_url" | "image"): { promptText: string; imageCount: number } {
+  const texts: string[] = [];
+  let imageCount = 0;
+  for (const message of messages) {
+    if (!isObject(message) || message["role"] !== "user") continue;
+    const content = message["content"];
+    if (typeof content === "string") texts.push(content);
+    for (const part of asArray(content)) {
+      if (!isObject(part)) continue;
+      if (part["type"] === "text" && typeof part["text"] === "string") texts.push(part["text"]);
+      if (part["type"] === imageType) imageCount += 1;
+    }
+  }
+  return { promptText: texts.join("\n"), imageCount };
+}

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_PROVIDERS, type ProviderConfig } from "@sd/contracts";
-import { emulatorBaseUrl, startEmulator, type Emulator, type EmulatorResponse } from "@sd/provider-emulator";
+import { emulatorBaseUrl, startEmulator, type EmulatorResponse } from "@sd/provider-emulator";
 import { ProviderError, createProvider, type ModelProvider } from "./index";
+import { useEmulator } from "@sd/provider-emulator/testing";
 
-let emu: Emulator;
-beforeAll(async () => {
-  emu = await startEmulator();
-});
-afterAll(async () => {
-  await emu.close();
-});
-beforeEach(() => emu.reset());
+const emu = useEmulator();
 
 const VENDORS = [
   { vendor: "openai", defaults: DEFAULT_PROVIDERS.openai },

@@ -17,6 +17,7 @@ import { voteJobOptions } from "./vote-policy";
 export class DecisionFlow {
   private readonly producer: FlowProducer;
   private readonly events: QueueEvents;
+  private readonly eventsConnection: Redis;
 
   constructor(
     connection: Redis,
@@ -24,8 +25,11 @@ export class DecisionFlow {
     private readonly voteAttempts: number,
   ) {
     this.producer = new FlowProducer({ connection, prefix });
-    // QueueEvents blocks on a stream read, so it needs its own connection.
-    this.events = new QueueEvents(AGGREGATE_QUEUE, { connection: connection.duplicate(), prefix });
+    // Every request waiting for its result listens for the producer closing; they are many by design.
+    this.producer.setMaxListeners(0);
+    // QueueEvents blocks on a stream read, so it needs its own connection (BullMQ leaves closing it to us).
+    this.eventsConnection = connection.duplicate();
+    this.events = new QueueEvents(AGGREGATE_QUEUE, { connection: this.eventsConnection, prefix });
   }
 
   async ready(): Promise<void> {
@@ -70,6 +74,7 @@ export class DecisionFlow {
 
   async close(): Promise<void> {
     await Promise.all([this.producer.close(), this.events.close()]);
+    this.eventsConnection.disconnect();
   }
 
   get keyPrefix(): string {

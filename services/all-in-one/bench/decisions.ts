@@ -60,7 +60,7 @@ function summary(name: string, run: Run) {
 async function main() {
   const emulator = await startEmulator({ defaultLatencyMs: LATENCY_MS });
   const vars = testEnv(emulator.url, {
-    LOG_LEVEL: "warn",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
     WORKER_CONCURRENCY: String(Math.max(C, 16)),
     AGGREGATOR_CONCURRENCY: String(Math.max(C, 8)),
     OPENAI_TIMEOUT_MS: "20000",

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MESSAGES, type DecisionResponse } from "@sd/contracts";
-import { startEmulator, type Emulator } from "@sd/provider-emulator";
+import { useEmulator } from "@sd/provider-emulator/testing";
 import { LiveClient, postJson } from "./testing/client";
 import { testEnv } from "./testing/env";
 import { startStack, type InProcessStack } from "./testing/stack";
@@ -10,20 +10,17 @@ const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8
 const PUBLIC = "/api/ensembled-llm-categorical-decision-public";
 const question = (tag: string) => `Should we ship the ${tag} release this Friday?`;
 
-let emulator: Emulator;
+const emulator = useEmulator();
 let stack: InProcessStack;
 
 beforeAll(async () => {
-  emulator = await startEmulator();
   stack = await startStack(
     testEnv(emulator.url, { VOTE_ATTEMPTS: "3", OPENAI_TIMEOUT_MS: "600", GEMINI_TIMEOUT_MS: "600", CLAUDE_TIMEOUT_MS: "600" }),
   );
 });
 afterAll(async () => {
   await stack?.close();
-  await emulator?.close();
 });
-beforeEach(() => emulator.reset());
 
 const decide = (body: unknown) => postJson(`${stack.url}${PUBLIC}`, body);
 const callsFor = (vendor: string, tag: string) =>

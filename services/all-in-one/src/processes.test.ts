@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import type { DecisionResponse, VoteEvent } from "@sd/contracts";
-import { startEmulator, type Emulator } from "@sd/provider-emulator";
+import { useEmulator } from "@sd/provider-emulator/testing";
 import { createRedis, LiveEvents } from "@sd/queue";
 import { LiveClient, postJson } from "./testing/client";
 import { testEnv } from "./testing/env";
@@ -9,7 +9,7 @@ import { ServiceProcess } from "./testing/processes";
 
 const PUBLIC = "/api/ensembled-llm-categorical-decision-public";
 
-let emulator: Emulator;
+const emulator = useEmulator();
 const running: ServiceProcess[] = [];
 const start = (...args: Parameters<typeof ServiceProcess.start>) => {
   const service = ServiceProcess.start(...args);
@@ -18,15 +18,8 @@ const start = (...args: Parameters<typeof ServiceProcess.start>) => {
 };
 const workersStarted = (s: ServiceProcess) => s.waitForLog((l) => l.msg === "provider workers started", "the workers started");
 
-beforeAll(async () => {
-  emulator = await startEmulator();
-});
 afterEach(async () => {
   await Promise.all(running.splice(0).map((s) => s.stop("SIGKILL")));
-  emulator.reset();
-});
-afterAll(async () => {
-  await emulator?.close();
 });
 
 describe("services as separate processes", () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_ENSEMBLE_MODE } from "@sd/contracts";
+import { DEFAULT_ENSEMBLE_MODE, type StoredDecision } from "@sd/contracts";
 import { Schema } from "mongoose";
 import type { BaseDocument } from "../collection";
 import { defineCollection } from "../collection-spec";
@@ -16,26 +16,8 @@ export interface VoteCountEntry {
  * A decision as stored: `StoredDecision` with `_id` instead of `id` and vote counts as pairs.
  * The per-model maps are keyed by provider ids (ours, never user text), so they stay maps.
  */
-export interface DecisionDocument extends BaseDocument {
-  question: string;
-  timestamp: Date;
-  categories: string[];
-  final_decision: string | null;
+export interface DecisionDocument extends BaseDocument, Omit<StoredDecision, "id" | "vote_counts"> {
   vote_counts: VoteCountEntry[];
-  total_votes: number;
-  context_explanation: string;
-  individual_responses: Record<string, string | null>;
-  raw_responses: Record<string, string | null>;
-  confidence_scores: Record<string, number | null>;
-  model_versions: Record<string, string>;
-  error_details: Record<string, string>;
-  processing_time_ms: number;
-  ensemble_mode: typeof DEFAULT_ENSEMBLE_MODE;
-  is_authenticated: boolean;
-  user_id: string | null;
-  user_ip: string | null;
-  user_email: string | null;
-  images: string[];
 }
 
 const nullableString = { type: String, default: null };

@@ -1,0 +1,24 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
+import { startEmulator, type Emulator, type EmulatorOptions } from "./server";
+
+/**
+ * One emulator for a test file: started before its tests, closed after them, and reset (rules
+ * and call log) before each test. Returns a handle that forwards to the running emulator.
+ */
+export function useEmulator(options: EmulatorOptions = {}): Emulator {
+  let running: Emulator | undefined;
+  beforeAll(async () => {
+    running = await startEmulator(options);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  beforeEach(() => running?.reset());
+  return new Proxy({} as Emulator, {
+    get(_target, key) {
+      if (!running) throw new Error("the emulator starts in beforeAll: use it inside hooks and tests");
+      const value: unknown = Reflect.get(running, key);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(running) : value;
+    },
+  });
+}
