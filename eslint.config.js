@@ -14,4 +14,6 @@ export default tseslint.config(
     },
   },
   { files: ["web/**/*.{ts,tsx}"], languageOptions: { globals: { ...globals.browser } } },
+  // Browser tests run in Node and drive the page through Playwright.
+  { files: ["web/e2e/**/*.ts"], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 );

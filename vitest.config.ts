@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["libs/*/src/**/*.test.ts", "services/*/src/**/*.test.ts"],
+    include: ["libs/*/src/**/*.test.ts", "services/*/src/**/*.test.ts", "web/src/**/*.test.ts", "web/e2e/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Integration suites start servers and worker processes: keep the 2-core machine responsive.

@@ -38,3 +38,8 @@ export interface ProviderConfig {
   /** True when answered by the provider emulator because no API key is configured. */
   simulated: boolean;
 }
+
+/** GET /api/providers. */
+export interface ProvidersResponse {
+  providers: { id: string; label: string; model: string; simulated: boolean }[];
+}

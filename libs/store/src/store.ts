@@ -1,11 +1,15 @@
 import { decisionsCollection } from "./decisions/schema";
 import { createDecisionRepository, type DecisionRepository } from "./decisions/repository";
+import { applicationsCollection, createApplicationRepository, type ApplicationRepository } from "./applications";
+import { createWaitlistRepository, waitlistCollection, type WaitlistRepository } from "./waitlist";
 import type { DriverKind, StoreDriver } from "./driver";
 import { openEmbeddedDriver } from "./drivers/embedded/open-embedded-driver";
 import { openMongoDriver } from "./drivers/mongo/open-mongo-driver";
 
 export interface Store {
   decisions: DecisionRepository;
+  waitlist: WaitlistRepository;
+  applications: ApplicationRepository;
   /** Rejects when the database cannot be reached (or the store is closed). */
   ping(): Promise<void>;
   /** Finishes pending writes and releases the connection / lock. Safe to call twice. */
@@ -27,19 +31,23 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     ? await openMongoDriver(options.mongoUrl)
     : await openEmbeddedDriver(options.dataDir, { onWarning: options.onWarning });
   try {
-    const decisions = createDecisionRepository(await driver.openCollection(decisionsCollection));
-    return storeOn(driver, decisions);
+    const repositories = {
+      decisions: createDecisionRepository(await driver.openCollection(decisionsCollection)),
+      waitlist: createWaitlistRepository(await driver.openCollection(waitlistCollection)),
+      applications: createApplicationRepository(await driver.openCollection(applicationsCollection)),
+    };
+    return storeOn(driver, repositories);
   } catch (error) {
     await driver.close().catch(() => undefined);
     throw error;
   }
 }
 
-function storeOn(driver: StoreDriver, decisions: DecisionRepository): Store {
+function storeOn(driver: StoreDriver, repositories: Pick<Store, "decisions" | "waitlist" | "applications">): Store {
   let closing: Promise<void> | null = null;
   return {
     driver: driver.kind,
-    decisions,
+    ...repositories,
     ping: () => driver.ping(),
     close: () => (closing ??= driver.close()),
   };

@@ -36,7 +36,7 @@ export async function startAllInOne(
     lifecycle.onShutdown("aggregator", () => aggregator.close());
   }
   if (store && has("gateway")) {
-    const gateway = await startGateway(env, store, byId.get(env.SUGGESTION_PROVIDER)!, lifecycle.logger);
+    const gateway = await startGateway(env, store, { deciders, suggester: byId.get(env.SUGGESTION_PROVIDER)! }, lifecycle.logger);
     lifecycle.onShutdown("gateway", () => gateway.close());
     return { url: gateway.url, store };
   }

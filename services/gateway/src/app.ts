@@ -2,6 +2,7 @@ import cors from "cors";
 import express, { type Express } from "express";
 import helmet from "helmet";
 import type { GatewayEnv } from "@sd/config";
+import type { ProviderConfig } from "@sd/contracts";
 import type { ModelProvider } from "@sd/providers";
 import type { QueueInspector, Redis } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
@@ -11,6 +12,7 @@ import { httpMetrics, requestLogging } from "./http/observability";
 import { perIpRateLimit } from "./http/rate-limit";
 import { decisionRoutes } from "./routes/decisions";
 import { healthRoutes } from "./routes/health";
+import { providerRoutes } from "./routes/providers";
 import { suggestionRoutes } from "./routes/suggestions";
 import { webAppRoutes } from "./routes/web-app";
 
@@ -20,11 +22,12 @@ export interface AppDeps {
   redis: Redis;
   decisions: DecisionService;
   suggester: ModelProvider;
+  deciders: readonly ProviderConfig[];
   queues: QueueInspector;
   ready: () => Promise<void>;
 }
 
-export function createApp({ env, logger, redis, decisions, suggester, queues, ready }: AppDeps): Express {
+export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, ready }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -39,7 +42,12 @@ export function createApp({ env, logger, redis, decisions, suggester, queues, re
   app.use(express.json({ limit: `${env.BODY_LIMIT_MB}mb` }));
 
   const publicLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "public", env.RATE_LIMIT_PER_MINUTE);
-  app.use("/api", decisionRoutes(decisions, publicLimit), suggestionRoutes(suggester, publicLimit, logger));
+  app.use(
+    "/api",
+    providerRoutes(deciders),
+    decisionRoutes(decisions, publicLimit),
+    suggestionRoutes(suggester, publicLimit, logger),
+  );
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(webAppRoutes(env.WEB_DIST));
   app.use(errorHandler(logger));

@@ -16,7 +16,14 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(env: GatewayEnv, store: Store, suggestionProvider: ProviderConfig, logger: Logger): Promise<Gateway> {
+export interface GatewayProviders {
+  /** The models a decision asks (for display: labels, and whether they are simulated). */
+  deciders: readonly ProviderConfig[];
+  /** The fast model that answers suggestions. */
+  suggester: ProviderConfig;
+}
+
+export async function startGateway(env: GatewayEnv, store: Store, providers: GatewayProviders, logger: Logger): Promise<Gateway> {
   const redis = createRedis(env.REDIS_URL, "gateway");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   await flow.ready();
@@ -27,7 +34,8 @@ export async function startGateway(env: GatewayEnv, store: Store, suggestionProv
     logger,
     redis,
     decisions,
-    suggester: createProvider(suggestionProvider),
+    suggester: createProvider(providers.suggester),
+    deciders: providers.deciders,
     queues,
     ready: async () => {
       await Promise.all([redis.ping(), store.ping()]);

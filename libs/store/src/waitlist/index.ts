@@ -1,0 +1,2 @@
+export { waitlistCollection, type WaitlistDocument } from "./schema";
+export { createWaitlistRepository, type WaitlistEntry, type WaitlistRepository } from "./repository";

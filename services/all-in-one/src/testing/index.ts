@@ -1,0 +1,4 @@
+export * from "./env";
+export * from "./stack";
+export * from "./client";
+export * from "./processes";

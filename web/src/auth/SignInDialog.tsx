@@ -1,0 +1,102 @@
+import { useState, type FormEvent } from "react";
+import { ApiError, getJson, postJson } from "../api/client";
+import { EMAIL_REQUIRED, trimmedEmail } from "../lib/validation";
+import { Button } from "../ui/button";
+import { Dialog } from "../ui/dialog";
+import { Field, Input } from "../ui/field";
+import { Tabs } from "../ui/tabs";
+import { toast } from "../ui/toast";
+
+type Tab = "magic-link" | "google";
+
+/**
+ * Sign in with a magic link (default tab) or Google. Closing the dialog resets the email and the tab.
+ */
+export function SignInDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const [tab, setTab] = useState<Tab>("magic-link");
+  const [email, setEmail] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const change = (next: boolean) => {
+    if (!next) {
+      setTab("magic-link");
+      setEmail("");
+    }
+    onOpenChange(next);
+  };
+
+  const sendMagicLink = async (event: FormEvent) => {
+    event.preventDefault();
+    const value = trimmedEmail(email);
+    if (value === null) {
+      toast.error(EMAIL_REQUIRED.title, EMAIL_REQUIRED.description);
+      return;
+    }
+    setBusy(true);
+    try {
+      const { message } = await postJson<{ message: string }>("/api/auth/magic-link/request", { email: value });
+      toast.success("Magic link sent!", message);
+      change(false);
+    } catch (error) {
+      toast.error("Error", error instanceof ApiError ? error.message : "Login request failed");
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const continueWithGoogle = async () => {
+    setBusy(true);
+    try {
+      const { state, authorization_url } = await getJson<{ state: string; authorization_url: string }>("/api/auth/google/authorize");
+      sessionStorage.setItem("google_oauth_state", state);
+      window.location.assign(authorization_url);
+    } catch (error) {
+      toast.error("Error", error instanceof ApiError ? error.message : "Failed to get Google OAuth URL");
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={change} title="Sign in to Smart Decision" description="Save your decision history and manage API keys.">
+      <Tabs
+        label="Sign-in method"
+        value={tab}
+        onValueChange={(v) => setTab(v as Tab)}
+        items={[
+          {
+            value: "magic-link",
+            label: "Magic link",
+            content: (
+              <form onSubmit={sendMagicLink} noValidate className="space-y-4">
+                <Field label="Email">
+                  {({ id }) => (
+                    <Input
+                      id={id}
+                      type="email"
+                      autoComplete="email"
+                      placeholder="you@example.com"
+                      value={email}
+                      onChange={(e) => setEmail(e.target.value)}
+                    />
+                  )}
+                </Field>
+                <Button type="submit" className="w-full" disabled={busy}>
+                  {busy ? "Sending..." : "Send magic link"}
+                </Button>
+              </form>
+            ),
+          },
+          {
+            value: "google",
+            label: "Google",
+            content: (
+              <Button variant="secondary" className="w-full" onClick={continueWithGoogle} disabled={busy}>
+                Continue with Google
+              </Button>
+            ),
+          },
+        ]}
+      />
+    </Dialog>
+  );
+}

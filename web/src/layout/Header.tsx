@@ -1,0 +1,73 @@
+import { Menu, X } from "lucide-react";
+import { useState } from "react";
+import { Link, NavLink } from "react-router";
+import { useSignIn } from "../auth/sign-in-context";
+import { Button } from "../ui/button";
+import { cn } from "../ui/cn";
+
+const NAV = [
+  { to: "/sd-api", label: "API" },
+  { to: "/developers", label: "Developers" },
+  { to: "/careers", label: "Careers" },
+  { to: "/console", label: "Demo" },
+  { to: "/contact", label: "Contact" },
+] as const;
+
+export function Header() {
+  const { openSignIn } = useSignIn();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const link = ({ isActive }: { isActive: boolean }) =>
+    cn("rounded-md px-3 py-2 text-sm font-medium", isActive ? "text-brand-700" : "text-slate-600 hover:text-slate-900");
+
+  const actions = (
+    <>
+      <Button variant="ghost" onClick={openSignIn}>
+        Sign In
+      </Button>
+      <Button onClick={openSignIn}>Get Started</Button>
+    </>
+  );
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+      <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
+        <Link to="/" className="flex items-center gap-2 text-lg font-bold text-slate-900" aria-label="Smart Decision home">
+          <span aria-hidden className="grid size-8 place-items-center rounded-lg bg-brand-600 text-white">
+            SD
+          </span>
+          <span>Smart Decision</span>
+        </Link>
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {NAV.map((item) => (
+            <NavLink key={item.to} to={item.to} className={link}>
+              {item.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="hidden items-center gap-2 md:flex">{actions}</div>
+        <button
+          type="button"
+          className="rounded-md p-2 text-slate-700 md:hidden"
+          aria-label={menuOpen ? "Close menu" : "Open menu"}
+          aria-expanded={menuOpen}
+          aria-controls="mobile-menu"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          {menuOpen ? <X className="size-6" aria-hidden /> : <Menu className="size-6" aria-hidden />}
+        </button>
+      </div>
+      {menuOpen ? (
+        <div id="mobile-menu" className="border-t border-slate-200 px-4 pb-4 md:hidden">
+          <nav aria-label="Mobile" className="flex flex-col py-2">
+            {NAV.map((item) => (
+              <NavLink key={item.to} to={item.to} className={link} onClick={() => setMenuOpen(false)}>
+                {item.label}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="flex gap-2">{actions}</div>
+        </div>
+      ) : null}
+    </header>
+  );
+}

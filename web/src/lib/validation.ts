@@ -1,0 +1,8 @@
+/** 'Email required' / 'Please enter your email address.' (sign-in and waitlist, specification section 5). */
+export const EMAIL_REQUIRED = { title: "Email required", description: "Please enter your email address." } as const;
+
+/** The trimmed email, or null when it is blank. */
+export function trimmedEmail(value: string): string | null {
+  const email = value.trim();
+  return email === "" ? null : email;
+}
