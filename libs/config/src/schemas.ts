@@ -50,6 +50,14 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   TRUST_PROXY: intFromEnv(0),
   /** Requests per minute per IP on the public decision and suggestion endpoints. */
   RATE_LIMIT_PER_MINUTE: intFromEnv(30, 1),
+  /** Waitlist and job-application submissions per hour per IP. */
+  FORMS_RATE_LIMIT_PER_HOUR: intFromEnv(20, 1),
+  /** SMTP server for product mail, e.g. smtp://user:pass@smtp.example.com:587; unset in development logs mail instead. */
+  SMTP_URL: optionalString,
+  /** Sender of product mail. */
+  MAIL_FROM: z.string().default("Smart Decision <no-reply@smartdecision.ai>"),
+  /** Who is told about each job application. */
+  HIRING_EMAIL: z.string().default("careers@smartdecision.ai"),
   /** Provider that answers suggestions (a fast model). */
   SUGGESTION_PROVIDER: ProviderIdSchema.default("gemini"),
   WEB_DIST: z.string().default(`${ROOT}web/dist`),

@@ -5,13 +5,17 @@ import type { GatewayEnv } from "@sd/config";
 import type { ProviderConfig } from "@sd/contracts";
 import type { ModelProvider } from "@sd/providers";
 import type { QueueInspector, Redis } from "@sd/queue";
+import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import type { DecisionService } from "./decision-service";
 import { errorHandler, HttpError } from "./http/errors";
+import type { Mailer } from "./mail/mailer";
 import { httpMetrics, requestLogging } from "./http/observability";
 import { perIpRateLimit } from "./http/rate-limit";
 import { decisionRoutes } from "./routes/decisions";
 import { healthRoutes } from "./routes/health";
+import { jobApplicationRoutes } from "./routes/job-application";
+import { waitlistRoutes } from "./routes/waitlist";
 import { providerRoutes } from "./routes/providers";
 import { suggestionRoutes } from "./routes/suggestions";
 import { webAppRoutes } from "./routes/web-app";
@@ -24,10 +28,12 @@ export interface AppDeps {
   suggester: ModelProvider;
   deciders: readonly ProviderConfig[];
   queues: QueueInspector;
+  store: Store;
+  mailer: Mailer;
   ready: () => Promise<void>;
 }
 
-export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, ready }: AppDeps): Express {
+export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, ready }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -42,11 +48,14 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   app.use(express.json({ limit: `${env.BODY_LIMIT_MB}mb` }));
 
   const publicLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "public", env.RATE_LIMIT_PER_MINUTE);
+  const formLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "forms", env.FORMS_RATE_LIMIT_PER_HOUR, 60 * 60_000);
   app.use(
     "/api",
     providerRoutes(deciders),
     decisionRoutes(decisions, publicLimit),
     suggestionRoutes(suggester, publicLimit, logger),
+    waitlistRoutes(store, formLimit),
+    jobApplicationRoutes(store, mailer, env, formLimit, logger),
   );
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(webAppRoutes(env.WEB_DIST));

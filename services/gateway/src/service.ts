@@ -7,6 +7,7 @@ import { DecisionFlow, LiveEvents, QueueInspector, createRedis } from "@sd/queue
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createApp } from "./app";
+import { createMailer } from "./mail/mailer";
 import { DecisionService } from "./decision-service";
 import { attachLiveSocket } from "./sockets/live-socket";
 
@@ -36,6 +37,8 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     decisions,
     suggester: createProvider(providers.suggester),
     deciders: providers.deciders,
+    store,
+    mailer: createMailer(env, logger),
     queues,
     ready: async () => {
       await Promise.all([redis.ping(), store.ping()]);

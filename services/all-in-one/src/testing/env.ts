@@ -20,6 +20,7 @@ export function testEnv(emulatorUrl: string, overrides: Record<string, string> =
     HOST: "127.0.0.1",
     HEALTH_PORT: "0",
     RATE_LIMIT_PER_MINUTE: "10000",
+    FORMS_RATE_LIMIT_PER_HOUR: "10000",
     VOTE_BACKOFF_MS: "50",
     JOB_LOCK_MS: "2000",
     DECISION_TIMEOUT_MS: "20000",

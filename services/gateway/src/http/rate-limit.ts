@@ -2,11 +2,14 @@ import { rateLimit } from "express-rate-limit";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import type { Redis } from "@sd/queue";
 
+const MINUTE = 60_000;
+
 /** Per-IP limit shared by every gateway replica (counters live in Redis). */
-export function perIpRateLimit(redis: Redis, prefix: string, name: string, perMinute: number) {
+export function perIpRateLimit(redis: Redis, prefix: string, name: string, limit: number, windowMs = MINUTE) {
+  const wait = windowMs >= 60 * MINUTE ? "an hour" : "a minute";
   return rateLimit({
-    windowMs: 60_000,
-    limit: perMinute,
+    windowMs,
+    limit,
     standardHeaders: "draft-8",
     legacyHeaders: false,
     store: new RedisStore({
@@ -14,7 +17,7 @@ export function perIpRateLimit(redis: Redis, prefix: string, name: string, perMi
       sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
     }),
     handler: (_req, res, _next, options) => {
-      res.status(options.statusCode).json({ detail: "Too many requests. Please wait a minute and try again." });
+      res.status(options.statusCode).json({ detail: `Too many requests. Please wait ${wait} and try again.` });
     },
   });
 }
