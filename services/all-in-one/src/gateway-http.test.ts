@@ -83,6 +83,19 @@ describe("decision request validation", () => {
     }
   });
 
+  it("keeps a long-lived connection usable: joining past the room cap leaves the oldest room", async () => {
+    const client = new LiveClient(stack.url);
+    try {
+      for (let i = 0; i < 25; i++) expect(await client.join(crypto.randomUUID())).toEqual({ ok: true });
+      await client.join();
+      const { status } = await post(PUBLIC, { ...valid, request_id: client.requestId });
+      expect(status).toBe(200);
+      expect((await client.final()).request_id).toBe(client.requestId);
+    } finally {
+      client.close();
+    }
+  });
+
   it("lets a socket join only a request room named by a UUID", async () => {
     const client = new LiveClient(stack.url);
     try {

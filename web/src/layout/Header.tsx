@@ -1,6 +1,6 @@
 import { Menu, X } from "lucide-react";
 import { useState } from "react";
-import { Link, NavLink } from "react-router";
+import { Link, NavLink, useLocation } from "react-router";
 import { useSignIn } from "../auth/sign-in-context";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
@@ -15,16 +15,24 @@ const NAV = [
 
 export function Header() {
   const { openSignIn } = useSignIn();
-  const [menuOpen, setMenuOpen] = useState(false);
+  const { pathname } = useLocation();
+  // The mobile menu is open for the page it was opened on: any navigation closes it.
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === pathname;
+  const closeMenu = () => setMenuOpenOn(null);
+  const signIn = () => {
+    closeMenu();
+    openSignIn();
+  };
   const link = ({ isActive }: { isActive: boolean }) =>
     cn("rounded-md px-3 py-2 text-sm font-medium", isActive ? "text-brand-700" : "text-slate-600 hover:text-slate-900");
 
   const actions = (
     <>
-      <Button variant="ghost" onClick={openSignIn}>
+      <Button variant="ghost" onClick={signIn}>
         Sign In
       </Button>
-      <Button onClick={openSignIn}>Get Started</Button>
+      <Button onClick={signIn}>Get Started</Button>
     </>
   );
 
@@ -51,7 +59,7 @@ export function Header() {
           aria-label={menuOpen ? "Close menu" : "Open menu"}
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
-          onClick={() => setMenuOpen((open) => !open)}
+          onClick={() => setMenuOpenOn(menuOpen ? null : pathname)}
         >
           {menuOpen ? <X className="size-6" aria-hidden /> : <Menu className="size-6" aria-hidden />}
         </button>
@@ -60,7 +68,7 @@ export function Header() {
         <div id="mobile-menu" className="border-t border-slate-200 px-4 pb-4 md:hidden">
           <nav aria-label="Mobile" className="flex flex-col py-2">
             {NAV.map((item) => (
-              <NavLink key={item.to} to={item.to} className={link} onClick={() => setMenuOpen(false)}>
+              <NavLink key={item.to} to={item.to} className={link} onClick={closeMenu}>
                 {item.label}
               </NavLink>
             ))}

@@ -1,9 +1,17 @@
+import { CareersHero } from "../careers/CareersHero";
+import { GeneralApplication } from "../careers/GeneralApplication";
+import { OpenPositions } from "../careers/OpenPositions";
+import { POSITIONS } from "../careers/positions";
+import { WhyJoin } from "../careers/WhyJoin";
 import { Page } from "../layout/Page";
 
 export default function CareersPage() {
   return (
     <Page title="Careers">
-      <h1 className="text-3xl font-bold">Careers</h1>
+      <CareersHero openPositions={POSITIONS.length} />
+      <OpenPositions positions={POSITIONS} />
+      <WhyJoin />
+      <GeneralApplication />
     </Page>
   );
 }

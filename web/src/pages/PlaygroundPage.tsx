@@ -1,9 +1,110 @@
+import type { Suggestion } from "@sd/contracts";
+import { History, LoaderCircle, Vote } from "lucide-react";
+import { useMemo, useRef, useState, type FormEvent } from "react";
 import { Page } from "../layout/Page";
+import { AiSuggestions } from "../playground/AiSuggestions";
+import { ChoiceEditor } from "../playground/ChoiceEditor";
+import { addChoice, decisionInputProblem, newSuggestions, removeChoice } from "../playground/choices";
+import { modelRows } from "../playground/decision-run";
+import { FinalDecisionCard } from "../playground/FinalDecisionCard";
+import { ImageAttachmentsField } from "../playground/ImageAttachmentsField";
+import { ModelResponses } from "../playground/ModelResponses";
+import { QuestionField } from "../playground/QuestionField";
+import { SimulatedBanner } from "../playground/SimulatedBanner";
+import { useDecisionRun } from "../playground/useDecisionRun";
+import { useImageAttachments } from "../playground/useImageAttachments";
+import { usePlaygroundModels } from "../playground/usePlaygroundModels";
+import { useSuggestions } from "../playground/useSuggestions";
+import { Button, ButtonLink } from "../ui/button";
+import { Card } from "../ui/card";
+import { toast } from "../ui/toast";
 
+/** Brings the live results into view when they are below the fold (one column on small screens). */
+function revealBelowFold(element: HTMLElement | null): void {
+  if (!element || element.getBoundingClientRect().top < window.innerHeight * 0.6) return;
+  const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  element.scrollIntoView({ behavior: smooth ? "smooth" : "auto", block: "start" });
+}
+
+/** /playground: ask the models a question with allowed answers and watch their votes arrive. */
 export default function PlaygroundPage() {
+  const { models, simulated } = usePlaygroundModels();
+  const [question, setQuestion] = useState("");
+  const [choices, setChoices] = useState<readonly string[]>([]);
+  const attachments = useImageAttachments();
+  const suggestions = useSuggestions();
+  const decision = useDecisionRun(models);
+  const results = useRef<HTMLDivElement>(null);
+
+  const images = useMemo(() => attachments.images.map((image) => image.dataUrl), [attachments.images]);
+  const running = decision.phase === "running";
+  const problem = decisionInputProblem(question, choices);
+
+  const addCategory = (raw: string) => {
+    const next = addChoice(choices, raw);
+    if (next === choices) return;
+    setChoices(next);
+    suggestions.clear();
+  };
+  const pickSuggestion = ({ category }: Suggestion) => {
+    setChoices((current) => addChoice(current, category));
+    suggestions.take(category);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (running || attachments.processing > 0) return;
+    if (problem) {
+      toast.error(problem.title, problem.description);
+      return;
+    }
+    void decision.submit({ question, categories: choices, images });
+    revealBelowFold(results.current);
+  };
+
   return (
     <Page title="Playground">
-      <h1 className="text-3xl font-bold">Playground</h1>
+      <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0 space-y-1">
+          <h1 className="text-3xl font-bold">Playground</h1>
+          <p className="text-slate-600">Ask several AI models one question with the answers you allow; their votes decide.</p>
+        </div>
+        <ButtonLink to="/dashboard" variant="secondary">
+          <History className="size-4" aria-hidden />
+          View History
+        </ButtonLink>
+      </div>
+      <SimulatedBanner simulated={simulated} />
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        <Card className="p-4 sm:p-6">
+          <h2 className="mb-4 text-lg font-semibold">Your Question</h2>
+          <form onSubmit={submit} className="space-y-6" noValidate>
+            <QuestionField value={question} onChange={setQuestion} />
+            <ImageAttachmentsField
+              images={attachments.images}
+              processing={attachments.processing}
+              onAdd={(files) => void attachments.add(files)}
+              onRemove={attachments.remove}
+            />
+            <div className="space-y-3">
+              <ChoiceEditor choices={choices} onAdd={addCategory} onRemove={(choice) => setChoices((c) => removeChoice(c, choice))} />
+              <AiSuggestions
+                suggestions={newSuggestions(suggestions.suggestions, choices)}
+                loading={suggestions.loading}
+                onRequest={() => void suggestions.fetch({ question, images, choices })}
+                onPick={pickSuggestion}
+              />
+            </div>
+            <Button type="submit" size="lg" className="w-full" disabled={problem !== null || running || attachments.processing > 0} aria-busy={running}>
+              {running ? <LoaderCircle className="size-5 animate-spin" aria-hidden /> : <Vote className="size-5" aria-hidden />}
+              Get AI Decision
+            </Button>
+          </form>
+        </Card>
+        <div ref={results} className="scroll-mt-20 space-y-6">
+          <ModelResponses rows={modelRows(models, decision.outcomes)} />
+          {decision.result ? <FinalDecisionCard result={decision.result} /> : null}
+        </div>
+      </div>
     </Page>
   );
 }

@@ -1,7 +1,40 @@
 import { Router, type RequestHandler } from "express";
+import { z } from "zod";
 import type { Store } from "@sd/store";
 
-/** POST /api/email-request: join the waitlist. */
-export function waitlistRoutes(_store: Store, _rateLimit: RequestHandler): Router {
-  return Router();
+/** Texts of the waitlist answer `{success, message}` (the form shows `message`). */
+export const WAITLIST_MESSAGES = {
+  emailRequired: "Please enter your email address.",
+  invalidEmail: "Please enter a valid email address.",
+  joined: "Thanks for joining the waitlist! We'll email you as soon as your access is ready.",
+  alreadyJoined: "You're already on the waitlist. We'll be in touch soon!",
+} as const;
+
+/** Longest address SMTP delivers (RFC 5321 path limit). */
+const MAX_EMAIL_LENGTH = 254;
+
+const WaitlistRequestSchema = z.object({
+  email: z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? WAITLIST_MESSAGES.emailRequired : WAITLIST_MESSAGES.invalidEmail) })
+    .trim()
+    .min(1, WAITLIST_MESSAGES.emailRequired)
+    .max(MAX_EMAIL_LENGTH, WAITLIST_MESSAGES.invalidEmail)
+    .pipe(z.email({ error: WAITLIST_MESSAGES.invalidEmail })),
+});
+
+/** POST /api/email-request: join the waitlist with `{email}`; answers `{success, message}`. */
+export function waitlistRoutes(store: Store, rateLimit: RequestHandler): Router {
+  const router = Router();
+  router.post("/email-request", rateLimit, async (req, res) => {
+    // A missing or non-object body is treated like a missing email.
+    const body: unknown = typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? req.body : {};
+    const parsed = WaitlistRequestSchema.safeParse(body);
+    if (!parsed.success) {
+      res.status(400).json({ success: false, message: parsed.error.issues[0]?.message ?? WAITLIST_MESSAGES.invalidEmail });
+      return;
+    }
+    const added = await store.waitlist.join(parsed.data.email, req.ip ?? null);
+    res.json({ success: true, message: added ? WAITLIST_MESSAGES.joined : WAITLIST_MESSAGES.alreadyJoined });
+  });
+  return router;
 }

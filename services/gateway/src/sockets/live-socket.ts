@@ -4,7 +4,7 @@ import { Server } from "socket.io";
 import { JoinRequestSchema, SOCKET_EVENTS, requestRoom, type JoinAck } from "@sd/contracts";
 import { socketKey, type Redis } from "@sd/queue";
 
-/** Joined request rooms a single socket may hold (a playground tab makes one decision at a time). */
+/** Request rooms a socket stays in; joining one more leaves the oldest (a playground tab decides one at a time). */
 const MAX_ROOMS_PER_SOCKET = 20;
 
 /**
@@ -31,7 +31,9 @@ export function attachLiveSocket(http: HttpServer, redis: Redis, prefix: string,
       const reply = typeof ack === "function" ? ack : () => undefined;
       const parsed = JoinRequestSchema.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, error: "request_id must be a UUID." });
-      if (socket.rooms.size > MAX_ROOMS_PER_SOCKET) return reply({ ok: false, error: "Too many open requests on this connection." });
+      // Keep the newest rooms: a long-lived page makes decision after decision on one connection.
+      const joined = [...socket.rooms].filter((room) => room !== socket.id);
+      for (const stale of joined.slice(0, Math.max(0, joined.length - MAX_ROOMS_PER_SOCKET + 1))) void socket.leave(stale);
       void socket.join(requestRoom(parsed.data.request_id));
       reply({ ok: true });
     });

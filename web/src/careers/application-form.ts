@@ -1,0 +1,113 @@
+import {
+  JOB_APPLICATION_LIMITS,
+  JOB_APPLICATION_MESSAGES,
+  isPdfFileName,
+  validateJobApplication,
+  type JobApplicationErrors,
+  type JobApplicationFields,
+} from "@sd/contracts";
+
+/**
+ * The application form's logic without React (specification sections 4, 5 and 8). The rules
+ * themselves live in @sd/contracts, shared with the server.
+ */
+
+export type ApplicationValues = JobApplicationFields;
+export type ApplicationErrors = JobApplicationErrors;
+
+export const EMPTY_APPLICATION: ApplicationValues = { name: "", email: "", phone: "", linkedin: "", accomplishment: "" };
+
+/** Where a successful applicant goes, and after how long. */
+export const REDIRECT_AFTER_SUCCESS = { path: "/careers", delayMs: 2000 } as const;
+
+export const PDF_MIME_TYPE = "application/pdf";
+/** The file input's filter. */
+export const RESUME_ACCEPT = ".pdf,application/pdf";
+
+export interface Notice {
+  title: string;
+  description?: string;
+}
+
+/** The form's toasts, verbatim from the specification. */
+export const APPLICATION_NOTICES = {
+  fileNameNotPdf: { title: "Invalid file type", description: "Please upload a PDF file only" },
+  fileTypeNotPdf: { title: "Invalid file type", description: "Please upload a valid PDF file" },
+  fileTooLarge: { title: "File too large", description: "Please upload a PDF file smaller than 10MB" },
+  validationError: { title: "Validation Error", description: "Please fix the errors in the form before submitting" },
+} as const satisfies Record<string, Notice>;
+
+export const SUBMIT_FAILED = "Failed to submit application";
+export const SUBMIT_GENERIC_ERROR = "There was an error processing your application. Please try again.";
+export const ERROR_TITLE = "Error";
+
+/** The facts of a chosen file the checks need (a File has them). */
+export interface ChosenFile {
+  name: string;
+  type: string;
+  size: number;
+}
+
+export type ResumeChoice = { accepted: true; notice: Notice } | { accepted: false; notice: Notice };
+
+/** Checks a file as it is chosen: its name, then its type, then its size. */
+export function checkChosenResume(file: ChosenFile): ResumeChoice {
+  if (!isPdfFileName(file.name)) return { accepted: false, notice: APPLICATION_NOTICES.fileNameNotPdf };
+  if (file.type !== PDF_MIME_TYPE) return { accepted: false, notice: APPLICATION_NOTICES.fileTypeNotPdf };
+  if (file.size > JOB_APPLICATION_LIMITS.maxResumeBytes) return { accepted: false, notice: APPLICATION_NOTICES.fileTooLarge };
+  return { accepted: true, notice: { title: "Resume uploaded", description: file.name } };
+}
+
+/** Every rule, checked on submit. */
+export function validateApplication(values: ApplicationValues, resume: ChosenFile | null): ApplicationErrors {
+  return validateJobApplication(values, resume);
+}
+
+export const hasErrors = (errors: ApplicationErrors): boolean => Object.values(errors).some(Boolean);
+
+/** The live counter under the accomplishment: 'n/100 characters', orange above 90. */
+export function accomplishmentCounter(text: string): { label: string; warning: boolean } {
+  const count = text.length;
+  return {
+    label: `${count}/${JOB_APPLICATION_LIMITS.maxAccomplishmentLength} characters`,
+    warning: count > JOB_APPLICATION_LIMITS.accomplishmentWarningAbove,
+  };
+}
+
+/** The multipart body of POST /api/job-application. */
+export function applicationFormData(
+  values: ApplicationValues,
+  target: { position: string; department: string },
+  resume: Blob | null,
+  resumeName?: string,
+): FormData {
+  const body = new FormData();
+  body.append("name", values.name);
+  body.append("email", values.email);
+  body.append("phone", values.phone);
+  body.append("linkedin", values.linkedin);
+  body.append("accomplishment", values.accomplishment);
+  body.append("position", target.position);
+  body.append("department", target.department);
+  if (resume) body.append("resume", resume, resumeName);
+  return body;
+}
+
+export type SubmitOutcome = { ok: true; message: string } | { ok: false; message: string };
+
+/** What the answer says, read as text and parsed as JSON (fields message and detail). */
+export function readSubmitAnswer(answer: { ok: boolean; status: number; statusText: string }, text: string): SubmitOutcome {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, message: `Server error: ${[answer.status, answer.statusText].filter(Boolean).join(" ")}` };
+  }
+  const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const said = (key: "detail" | "message") => {
+    const value = record[key];
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  if (!answer.ok) return { ok: false, message: said("detail") ?? said("message") ?? SUBMIT_FAILED };
+  return { ok: true, message: said("message") ?? JOB_APPLICATION_MESSAGES.submitted };
+}

@@ -1,0 +1,44 @@
+import { LIMITS, type Suggestion } from "@sd/contracts";
+import { PLAYGROUND_TEXT, type ToastText } from "./messages";
+
+/**
+ * The choices with `raw` added: trimmed, and ignored when empty or an exact duplicate
+ * (specification section 5). Returns the same array when nothing was added.
+ */
+export function addChoice(choices: readonly string[], raw: string): readonly string[] {
+  const choice = raw.trim();
+  if (choice === "" || choices.includes(choice)) return choices;
+  return [...choices, choice];
+}
+
+export function removeChoice(choices: readonly string[], choice: string): readonly string[] {
+  return choices.filter((c) => c !== choice);
+}
+
+const comparable = (text: string): string => text.trim().toLowerCase();
+
+/** Suggestions that are not already a choice (compared case-insensitively), first occurrence of each. */
+export function newSuggestions(suggestions: readonly Suggestion[], choices: readonly string[]): Suggestion[] {
+  const taken = new Set(choices.map(comparable));
+  const fresh: Suggestion[] = [];
+  for (const suggestion of suggestions) {
+    const key = comparable(suggestion.category);
+    if (key === "" || taken.has(key)) continue;
+    taken.add(key);
+    fresh.push({ ...suggestion, category: suggestion.category.trim() });
+  }
+  return fresh;
+}
+
+/** Why a decision cannot be requested yet, or null when it can. */
+export function decisionInputProblem(question: string, choices: readonly string[]): ToastText | null {
+  if (question.trim() === "") return PLAYGROUND_TEXT.questionRequired;
+  if (choices.length < LIMITS.minCategories) return PLAYGROUND_TEXT.categoriesRequired;
+  return null;
+}
+
+/** A 0-1 confidence as a whole percent, e.g. 0.856 -> "86%". */
+export function formatConfidence(confidence: number): string {
+  const clamped = Math.min(1, Math.max(0, confidence));
+  return `${Math.round(clamped * 100)}%`;
+}

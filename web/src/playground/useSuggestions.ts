@@ -1,0 +1,53 @@
+import { useCallback, useState } from "react";
+import type { Suggestion } from "@sd/contracts";
+import { ApiError } from "../api/client";
+import { toast } from "../ui/toast";
+import { newSuggestions } from "./choices";
+import { PLAYGROUND_TEXT } from "./messages";
+import { requestSuggestions } from "./playground-api";
+
+export interface SuggestionInput {
+  question: string;
+  images: readonly string[];
+  choices: readonly string[];
+}
+
+export interface Suggestions {
+  suggestions: readonly Suggestion[];
+  loading: boolean;
+  fetch(input: SuggestionInput): Promise<void>;
+  /** Removes one suggestion from the list (it was picked). */
+  take(category: string): void;
+  clear(): void;
+}
+
+/** AI-suggested choices for the question, without those already chosen (specification sections 5 and 8). */
+export function useSuggestions(): Suggestions {
+  const [suggestions, setSuggestions] = useState<readonly Suggestion[]>([]);
+  const [loading, setLoading] = useState(false);
+
+  const fetch = useCallback(async ({ question, images, choices }: SuggestionInput) => {
+    if (question.trim() === "") {
+      toast.error(PLAYGROUND_TEXT.suggestionQuestionRequired.title);
+      return;
+    }
+    setLoading(true);
+    try {
+      const fresh = newSuggestions(await requestSuggestions({ question: question.trim(), images, existing_choices: choices }), choices);
+      setSuggestions(fresh);
+      if (fresh.length === 0) toast.info(PLAYGROUND_TEXT.noNewSuggestions.title, PLAYGROUND_TEXT.noNewSuggestions.description);
+    } catch (error) {
+      const detail = error instanceof ApiError && error.message.trim() !== "" ? error.message : PLAYGROUND_TEXT.suggestionsFailedFallback;
+      toast.error(PLAYGROUND_TEXT.suggestionsFailedTitle, detail);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  const take = useCallback((category: string) => {
+    setSuggestions((list) => list.filter((s) => s.category !== category));
+  }, []);
+  const clear = useCallback(() => setSuggestions([]), []);
+
+  return { suggestions, loading, fetch, take, clear };
+}
