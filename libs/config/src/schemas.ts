@@ -37,6 +37,37 @@ export const storeEnv = z.object({
   EMBEDDED_STORE_SPLIT: boolFromEnv(false),
 });
 
+const commaList = optionalString.transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : []));
+
+/** Accounts: sign-in links, Google sign-in, sessions and admins (the gateway). */
+const authEnv = {
+  /**
+   * The site's public base URL: magic links point at `${PUBLIC_URL}/auth/callback?token=...` and
+   * Google redirects to `${PUBLIC_URL}/auth/callback`. Unset means http://127.0.0.1:3000 (never
+   * taken from the request's Host header, which a client controls).
+   */
+  PUBLIC_URL: optionalString.pipe(
+    z
+      .url({ protocol: /^https?$/, error: "must be an http(s) URL, e.g. https://smartdecision.example.com" })
+      .transform((v) => v.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  /** HS256 key of access tokens; required in production, generated under DATA_DIR otherwise. */
+  JWT_SECRET: optionalString.pipe(z.string().min(32, "use at least 32 characters (e.g. `openssl rand -base64 48`)").optional()),
+  ACCESS_TOKEN_TTL_SECONDS: intFromEnv(900, 1),
+  REFRESH_TOKEN_TTL_DAYS: intFromEnv(30, 1),
+  MAGIC_LINK_TTL_SECONDS: intFromEnv(900, 1),
+  /** Sign-in links one email address may be sent per hour. */
+  MAGIC_LINK_PER_EMAIL_PER_HOUR: intFromEnv(5, 1),
+  /** Sign-in links one IP address may request per hour. */
+  MAGIC_LINK_PER_IP_PER_HOUR: intFromEnv(20, 1),
+  GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  /** Comma-separated emails of admins (case-insensitive); nothing else makes anyone an admin. */
+  ADMIN_EMAILS: commaList.transform((emails) => emails.map((e) => e.toLowerCase())),
+};
+
 export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   PORT: intFromEnv(3000),
   HOST: z.string().default("127.0.0.1"),
@@ -61,6 +92,7 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   /** Provider that answers suggestions (a fast model). */
   SUGGESTION_PROVIDER: ProviderIdSchema.default("gemini"),
   WEB_DIST: z.string().default(`${ROOT}web/dist`),
+  ...authEnv,
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 

@@ -6,3 +6,5 @@ export * from "./vote";
 export * from "./queue";
 export * from "./events";
 export * from "./stored-decision";
+export * from "./job-application";
+export * from "./auth";

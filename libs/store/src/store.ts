@@ -2,6 +2,9 @@ import { decisionsCollection } from "./decisions/schema";
 import { createDecisionRepository, type DecisionRepository } from "./decisions/repository";
 import { applicationsCollection, createApplicationRepository, type ApplicationRepository } from "./applications";
 import { createWaitlistRepository, waitlistCollection, type WaitlistRepository } from "./waitlist";
+import { createUserRepository, usersCollection, type UserRepository } from "./users";
+import { createRefreshTokenRepository, refreshTokensCollection, type RefreshTokenRepository } from "./refresh-tokens";
+import { createImageAssetRepository, imageAssetsCollection, type ImageAssetRepository } from "./image-assets";
 import type { DriverKind, StoreDriver } from "./driver";
 import { openEmbeddedDriver } from "./drivers/embedded/open-embedded-driver";
 import { openMongoDriver } from "./drivers/mongo/open-mongo-driver";
@@ -10,6 +13,9 @@ export interface Store {
   decisions: DecisionRepository;
   waitlist: WaitlistRepository;
   applications: ApplicationRepository;
+  users: UserRepository;
+  refreshTokens: RefreshTokenRepository;
+  imageAssets: ImageAssetRepository;
   /** Rejects when the database cannot be reached (or the store is closed). */
   ping(): Promise<void>;
   /** Finishes pending writes and releases the connection / lock. Safe to call twice. */
@@ -35,6 +41,9 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       decisions: createDecisionRepository(await driver.openCollection(decisionsCollection)),
       waitlist: createWaitlistRepository(await driver.openCollection(waitlistCollection)),
       applications: createApplicationRepository(await driver.openCollection(applicationsCollection)),
+      users: createUserRepository(await driver.openCollection(usersCollection)),
+      refreshTokens: createRefreshTokenRepository(await driver.openCollection(refreshTokensCollection)),
+      imageAssets: createImageAssetRepository(await driver.openCollection(imageAssetsCollection)),
     };
     return storeOn(driver, repositories);
   } catch (error) {
@@ -43,7 +52,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
 }
 
-function storeOn(driver: StoreDriver, repositories: Pick<Store, "decisions" | "waitlist" | "applications">): Store {
+function storeOn(driver: StoreDriver, repositories: Omit<Store, "ping" | "close" | "driver">): Store {
   let closing: Promise<void> | null = null;
   return {
     driver: driver.kind,

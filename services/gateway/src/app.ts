@@ -7,6 +7,7 @@ import type { ModelProvider } from "@sd/providers";
 import type { QueueInspector, Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
+import type { Auth } from "./auth";
 import type { DecisionService } from "./decision-service";
 import { errorHandler, HttpError } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
@@ -14,6 +15,7 @@ import { httpMetrics, requestLogging } from "./http/observability";
 import { perIpRateLimit } from "./http/rate-limit";
 import { decisionRoutes } from "./routes/decisions";
 import { healthRoutes } from "./routes/health";
+import { imageAssetRoutes } from "./routes/image-assets";
 import { jobApplicationRoutes } from "./routes/job-application";
 import { waitlistRoutes } from "./routes/waitlist";
 import { providerRoutes } from "./routes/providers";
@@ -30,10 +32,11 @@ export interface AppDeps {
   queues: QueueInspector;
   store: Store;
   mailer: Mailer;
+  auth: Auth;
   ready: () => Promise<void>;
 }
 
-export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, ready }: AppDeps): Express {
+export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, auth, ready }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -52,7 +55,9 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   app.use(
     "/api",
     providerRoutes(deciders),
-    decisionRoutes(decisions, publicLimit),
+    auth.routes,
+    decisionRoutes(decisions, publicLimit, auth.requireUser, auth.perUserLimit),
+    imageAssetRoutes(store, auth.optionalUser),
     suggestionRoutes(suggester, publicLimit, logger),
     waitlistRoutes(store, formLimit),
     jobApplicationRoutes(store, mailer, env, formLimit, logger),

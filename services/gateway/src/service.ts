@@ -7,6 +7,7 @@ import { DecisionFlow, LiveEvents, QueueInspector, createRedis } from "@sd/queue
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createApp } from "./app";
+import { createAuth, resolveJwtSecret } from "./auth";
 import { createMailer } from "./mail/mailer";
 import { DecisionService } from "./decision-service";
 import { attachLiveSocket } from "./sockets/live-socket";
@@ -25,11 +26,15 @@ export interface GatewayProviders {
 }
 
 export async function startGateway(env: GatewayEnv, store: Store, providers: GatewayProviders, logger: Logger): Promise<Gateway> {
+  // First, so a missing production secret stops the start before any connection is opened.
+  const jwtSecret = await resolveJwtSecret(env);
   const redis = createRedis(env.REDIS_URL, "gateway");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   await flow.ready();
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
   const decisions = new DecisionService(flow, new LiveEvents(redis, env.QUEUE_PREFIX), redis, env.PROVIDERS, env.DECISION_TIMEOUT_MS);
+  const mailer = createMailer(env, logger);
+  const auth = createAuth({ env, store, redis, mailer, logger, jwtSecret });
   const app = createApp({
     env,
     logger,
@@ -38,7 +43,8 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     suggester: createProvider(providers.suggester),
     deciders: providers.deciders,
     store,
-    mailer: createMailer(env, logger),
+    mailer,
+    auth,
     queues,
     ready: async () => {
       await Promise.all([redis.ping(), store.ping()]);

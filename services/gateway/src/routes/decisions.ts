@@ -1,14 +1,24 @@
 import { Router, type RequestHandler } from "express";
 import { DecisionRequestSchema } from "@sd/contracts";
+import { signedInUser } from "../auth";
 import type { DecisionService } from "../decision-service";
 import { parseBody } from "../http/validate";
 
-/** POST /api/ensembled-llm-categorical-decision-public: a decision for anyone, nothing stored as assets. */
-export function decisionRoutes(decisions: DecisionService, rateLimit: RequestHandler): Router {
+/**
+ * POST /api/ensembled-llm-categorical-decision-public: a decision for anyone, nothing stored as assets.
+ * POST /api/ensembled-llm-categorical-decision (bearer): the same for a signed-in user; the stored
+ * decision names the user and its images are kept as the user's image assets.
+ */
+export function decisionRoutes(decisions: DecisionService, rateLimit: RequestHandler, requireUser: RequestHandler, userRateLimit: RequestHandler): Router {
   const router = Router();
   router.post("/ensembled-llm-categorical-decision-public", rateLimit, async (req, res) => {
     const request = parseBody(DecisionRequestSchema, req);
     res.json(await decisions.decide(request, { ip: req.ip ?? null, user: null }));
+  });
+  router.post("/ensembled-llm-categorical-decision", requireUser, userRateLimit, async (req, res) => {
+    const request = parseBody(DecisionRequestSchema, req);
+    const { userId, email } = signedInUser(res);
+    res.json(await decisions.decide(request, { ip: req.ip ?? null, user: { id: userId, email } }));
   });
   return router;
 }

@@ -1,0 +1,2 @@
+export { refreshTokensCollection, type RefreshTokenDocument } from "./schema";
+export { createRefreshTokenRepository, type RefreshToken, type RefreshTokenRepository } from "./repository";

@@ -1,0 +1,2 @@
+export { usersCollection, type UserDocument } from "./schema";
+export { createUserRepository, type GoogleProfile, type User, type UserRepository } from "./repository";
