@@ -1,26 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openStore, type Store } from "./store";
-import { makeTempDir } from "./testing/temp-dir";
+import { describe, expect, it } from "vitest";
+import { useTempStore } from "./testing/temp-store";
 
-let dir: Awaited<ReturnType<typeof makeTempDir>>;
-let store: Store;
-beforeEach(async () => {
-  dir = await makeTempDir();
-  store = await openStore({ mongoUrl: null, dataDir: dir.path });
-});
-afterEach(async () => {
-  await store.close();
-  await dir.remove();
-});
+const temp = useTempStore();
 
 describe("waitlist", () => {
   it("keeps one entry per email, whatever its case or spaces, across a restart", async () => {
-    expect(await store.waitlist.join("Ada@Example.com", "127.0.0.1")).toBe(true);
-    expect(await store.waitlist.join(" ada@example.com ", "10.0.0.1")).toBe(false);
-    await store.close();
-    store = await openStore({ mongoUrl: null, dataDir: dir.path });
-    expect(await store.waitlist.count()).toBe(1);
-    expect(await store.waitlist.find("ADA@example.com")).toMatchObject({ email: "Ada@Example.com", ip: "127.0.0.1" });
+    expect(await temp.store.waitlist.join("Ada@Example.com", "127.0.0.1")).toBe(true);
+    expect(await temp.store.waitlist.join(" ada@example.com ", "10.0.0.1")).toBe(false);
+    await temp.reopen();
+    expect(await temp.store.waitlist.count()).toBe(1);
+    expect(await temp.store.waitlist.find("ADA@example.com")).toMatchObject({ email: "Ada@Example.com", ip: "127.0.0.1" });
   });
 });
 
@@ -40,17 +29,17 @@ describe("job applications", () => {
   };
 
   it("stores an application with its resume and reads it back", async () => {
-    await store.applications.insert(application);
-    expect(await store.applications.findById("app-1")).toEqual(application);
+    await temp.store.applications.insert(application);
+    expect(await temp.store.applications.findById("app-1")).toEqual(application);
   });
 
   it("stores an application without a resume", async () => {
-    await store.applications.insert({ ...application, id: "app-2", resume: null });
-    expect((await store.applications.findById("app-2"))?.resume).toBeNull();
+    await temp.store.applications.insert({ ...application, id: "app-2", resume: null });
+    expect((await temp.store.applications.findById("app-2"))?.resume).toBeNull();
   });
 
   it("refuses an accomplishment over 100 characters and stores nothing", async () => {
-    await expect(store.applications.insert({ ...application, id: "app-3", accomplishment: "x".repeat(101) })).rejects.toThrow();
-    expect(await store.applications.count()).toBe(0);
+    await expect(temp.store.applications.insert({ ...application, id: "app-3", accomplishment: "x".repeat(101) })).rejects.toThrow();
+    expect(await temp.store.applications.count()).toBe(0);
   });
 });

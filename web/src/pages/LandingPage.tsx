@@ -8,6 +8,7 @@ import { quickStartSample } from "../site/code-samples";
 import { WaitlistForm } from "../site/WaitlistForm";
 import { Button, ButtonLink } from "../ui/button";
 import { Card } from "../ui/card";
+import { FeatureCard } from "../ui/feature-card";
 
 const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
   {
@@ -77,15 +78,9 @@ function Features() {
         </p>
       </div>
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {FEATURES.map(({ icon: Icon, title, text }) => (
+        {FEATURES.map(({ icon, title, text }) => (
           <li key={title}>
-            <Card className="h-full">
-              <span aria-hidden className="grid size-10 place-items-center rounded-lg bg-brand-50 text-brand-600">
-                <Icon className="size-5" />
-              </span>
-              <h3 className="mt-4 text-lg font-semibold text-slate-900">{title}</h3>
-              <p className="mt-2 text-sm text-slate-600">{text}</p>
-            </Card>
+            <FeatureCard icon={icon} title={title} text={text} />
           </li>
         ))}
       </ul>
