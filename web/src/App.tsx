@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider, createBrowserRouter } from "react-router";
+import { SessionProvider } from "./auth/session-context";
 import { SignInProvider } from "./auth/sign-in-context";
 import { routes } from "./routes";
 import { Toaster } from "./ui/toast";
@@ -13,10 +14,13 @@ const router = createBrowserRouter(routes);
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <SignInProvider>
-        <RouterProvider router={router} />
-      </SignInProvider>
-      <Toaster richColors closeButton position="top-right" />
+      <SessionProvider>
+        <SignInProvider>
+          <RouterProvider router={router} />
+        </SignInProvider>
+      </SessionProvider>
+      {/* Below the sticky header (64 px), so a toast never covers the avatar menu or the mobile menu button. */}
+      <Toaster richColors closeButton position="top-right" offset={{ top: 76 }} mobileOffset={{ top: 72 }} />
     </QueryClientProvider>
   );
 }

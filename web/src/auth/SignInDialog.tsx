@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from "react";
-import { ApiError, getJson, postJson } from "../api/client";
 import { EMAIL_REQUIRED, trimmedEmail } from "../lib/validation";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Field, Input } from "../ui/field";
 import { Tabs } from "../ui/tabs";
 import { toast } from "../ui/toast";
+import { AUTH_FALLBACKS, authErrorText, googleAuthorization, requestMagicLink } from "./auth-api";
+import { googleOAuthState } from "./google-oauth-state";
 
 type Tab = "magic-link" | "google";
 
@@ -34,11 +35,10 @@ export function SignInDialog({ open, onOpenChange }: { open: boolean; onOpenChan
     }
     setBusy(true);
     try {
-      const { message } = await postJson<{ message: string }>("/api/auth/magic-link/request", { email: value });
-      toast.success("Magic link sent!", message);
+      toast.success("Magic link sent!", await requestMagicLink(value));
       change(false);
     } catch (error) {
-      toast.error("Error", error instanceof ApiError ? error.message : "Login request failed");
+      toast.error("Error", authErrorText(error, AUTH_FALLBACKS.loginRequest));
     } finally {
       setBusy(false);
     }
@@ -47,11 +47,11 @@ export function SignInDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const continueWithGoogle = async () => {
     setBusy(true);
     try {
-      const { state, authorization_url } = await getJson<{ state: string; authorization_url: string }>("/api/auth/google/authorize");
-      sessionStorage.setItem("google_oauth_state", state);
+      const { state, authorization_url } = await googleAuthorization();
+      googleOAuthState(window.sessionStorage).save(state);
       window.location.assign(authorization_url);
     } catch (error) {
-      toast.error("Error", error instanceof ApiError ? error.message : "Failed to get Google OAuth URL");
+      toast.error("Error", authErrorText(error, AUTH_FALLBACKS.googleUrl));
       setBusy(false);
     }
   };

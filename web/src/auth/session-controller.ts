@@ -1,8 +1,9 @@
 import type { AuthTokens, AuthUser } from "@sd/contracts";
 import type { AuthorizationSource, RefreshResult } from "../api/authorized";
-import { AUTH_FALLBACKS } from "./auth-api";
+import { AUTH_FALLBACKS, authErrorText } from "./auth-api";
 import { isAccessTokenExpired } from "./jwt";
 import {
+  EXPIRY_CHECK_INTERVAL_MS,
   isAuthenticated,
   LOADING_SESSION,
   persistSession,
@@ -54,10 +55,19 @@ export class SessionController implements AuthorizationSource {
     if (stored.kind === "expired") this.deps.onExpired();
   }
 
-  /** Runs every 60 seconds: on expiry it clears the session and storage and dispatches the event. */
+  /**
+   * Runs every 60 seconds: on expiry it clears the session and storage and dispatches the event.
+   * A token that would expire before the next two checks is refreshed first, so a signed-in user
+   * stays signed in for the refresh token's life, not only the access token's few minutes.
+   */
   checkExpiry(): void {
     const { tokens } = this.state;
-    if (!tokens || !isAccessTokenExpired(tokens.access_token, this.deps.now())) return;
+    if (!tokens) return;
+    const now = this.deps.now();
+    if (!isAccessTokenExpired(tokens.access_token, now)) {
+      if (isAccessTokenExpired(tokens.access_token, now + 2 * EXPIRY_CHECK_INTERVAL_MS)) void this.refresh();
+      return;
+    }
     this.apply({ type: "expired" });
     this.deps.announce();
     this.deps.onExpired();
@@ -91,15 +101,22 @@ export class SessionController implements AuthorizationSource {
     try {
       tokens = await this.deps.refreshTokens(refreshToken);
     } catch (error) {
-      // The user is logged out, and told the session expired (they can go on without an account).
-      await this.end({ type: "expired" });
-      this.deps.onExpired();
-      return { ok: false, error: error instanceof Error && error.message ? error.message : AUTH_FALLBACKS.tokenRefresh };
+      const message = authErrorText(error, AUTH_FALLBACKS.tokenRefresh);
+      if (this.isCurrent(refreshToken)) {
+        // The user is logged out, and told the session expired (they can go on without an account).
+        await this.end({ type: "expired" });
+        this.deps.onExpired();
+      }
+      return { ok: false, error: message };
     }
     // Signed out (or in as someone else) while the exchange ran: the new tokens are not theirs.
-    if (this.state.tokens?.refresh_token !== refreshToken) return { ok: false, error: AUTH_FALLBACKS.tokenRefresh };
+    if (!this.isCurrent(refreshToken)) return { ok: false, error: AUTH_FALLBACKS.tokenRefresh };
     this.apply({ type: "tokens-refreshed", tokens });
     return { ok: true, accessToken: tokens.access_token };
+  }
+
+  private isCurrent(refreshToken: string): boolean {
+    return this.state.tokens?.refresh_token === refreshToken;
   }
 
   private async end(action: Extract<SessionAction, { type: "signed-out" | "expired" }>): Promise<void> {

@@ -1,6 +1,8 @@
 import { Menu, X } from "lucide-react";
 import { useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
+import { AccountMenu } from "../auth/AccountMenu";
+import { useSession } from "../auth/session-context";
 import { useSignIn } from "../auth/sign-in-context";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
@@ -15,6 +17,9 @@ const NAV = [
 
 export function Header() {
   const { openSignIn } = useSignIn();
+  const session = useSession();
+  // Until storage has been read, neither the sign-in buttons nor the avatar menu (no flash of the wrong one).
+  const signedOut = !session.loading && !session.authenticated;
   const { pathname } = useLocation();
   // The mobile menu is open for the page it was opened on: any navigation closes it.
   const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
@@ -27,14 +32,14 @@ export function Header() {
   const link = ({ isActive }: { isActive: boolean }) =>
     cn("rounded-md px-3 py-2 text-sm font-medium", isActive ? "text-brand-700" : "text-slate-600 hover:text-slate-900");
 
-  const actions = (
+  const signInActions = signedOut ? (
     <>
       <Button variant="ghost" onClick={signIn}>
         Sign In
       </Button>
       <Button onClick={signIn}>Get Started</Button>
     </>
-  );
+  ) : null;
 
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
@@ -52,17 +57,20 @@ export function Header() {
             </NavLink>
           ))}
         </nav>
-        <div className="hidden items-center gap-2 md:flex">{actions}</div>
-        <button
-          type="button"
-          className="rounded-md p-2 text-slate-700 md:hidden"
-          aria-label={menuOpen ? "Close menu" : "Open menu"}
-          aria-expanded={menuOpen}
-          aria-controls="mobile-menu"
-          onClick={() => setMenuOpenOn(menuOpen ? null : pathname)}
-        >
-          {menuOpen ? <X className="size-6" aria-hidden /> : <Menu className="size-6" aria-hidden />}
-        </button>
+        <div className="flex items-center gap-2">
+          <div className="hidden items-center gap-2 md:flex">{signInActions}</div>
+          {session.authenticated && session.user ? <AccountMenu user={session.user} onLogout={() => void session.logout()} /> : null}
+          <button
+            type="button"
+            className="rounded-md p-2 text-slate-700 md:hidden"
+            aria-label={menuOpen ? "Close menu" : "Open menu"}
+            aria-expanded={menuOpen}
+            aria-controls="mobile-menu"
+            onClick={() => setMenuOpenOn(menuOpen ? null : pathname)}
+          >
+            {menuOpen ? <X className="size-6" aria-hidden /> : <Menu className="size-6" aria-hidden />}
+          </button>
+        </div>
       </div>
       {menuOpen ? (
         <div id="mobile-menu" className="border-t border-slate-200 px-4 pb-4 md:hidden">
@@ -73,7 +81,7 @@ export function Header() {
               </NavLink>
             ))}
           </nav>
-          <div className="flex gap-2">{actions}</div>
+          {signInActions ? <div className="flex gap-2">{signInActions}</div> : null}
         </div>
       ) : null}
     </header>

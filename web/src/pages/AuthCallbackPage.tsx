@@ -1,15 +1,41 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useNavigate, useSearchParams } from "react-router";
+import { googleCallback, verifyMagicLink } from "../auth/auth-api";
+import { callbackRequest, completeCallback } from "../auth/auth-callback";
+import { googleOAuthState } from "../auth/google-oauth-state";
+import { useSession } from "../auth/session-context";
+import { Page } from "../layout/Page";
 import { toast } from "../ui/toast";
 
-/** Until sign-in is wired, the callback can only report what it was given and go home. */
+/**
+ * /auth/callback: where a magic link and Google's redirect land (specification section 4). It
+ * signs in and goes to /console, or says why not and goes to /.
+ */
 export default function AuthCallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const { signIn } = useSession();
+  // A magic-link token is single-use: StrictMode's second run of the effect must not spend it again.
+  const started = useRef(false);
+
   useEffect(() => {
-    if (params.get("error")) toast.error("Authentication Error", "Authentication was cancelled or failed.");
-    else toast.error("Invalid Request", "No valid authentication parameters found.");
-    void navigate("/", { replace: true });
-  }, [params, navigate]);
-  return <p className="p-8 text-center text-slate-500">Signing you in...</p>;
+    if (started.current) return;
+    started.current = true;
+    const request = callbackRequest(params);
+    void completeCallback(request, {
+      verifyMagicLink,
+      googleCallback,
+      googleState: googleOAuthState(window.sessionStorage),
+      signIn,
+      notify: toast,
+    }).then((next) => navigate(next, { replace: true }));
+  }, [params, navigate, signIn]);
+
+  return (
+    <Page title="Signing in">
+      <div role="status">
+        <h1 className="text-center text-lg font-medium text-slate-600">Signing you in...</h1>
+      </div>
+    </Page>
+  );
 }

@@ -6,7 +6,9 @@ import {
   type ProvidersResponse,
   type Suggestion,
 } from "@sd/contracts";
+import type { AuthorizationSource } from "../api/authorized";
 import { getJson, postJson } from "../api/client";
+import { postDecision } from "../auth/decision-request";
 import type { ModelInfo } from "./decision-run";
 import { InvalidResponseError } from "./decision-errors";
 
@@ -31,11 +33,14 @@ export interface DecisionRequestBody {
   request_id: string;
 }
 
-/** POSTs the question to the public decision endpoint. A 2xx body that is not a decision throws InvalidResponseError. */
-export async function requestDecision({ images, ...rest }: DecisionRequestBody): Promise<DecisionResponse> {
+/**
+ * POSTs the question: to the authenticated endpoint when signed in (refreshing once, then falling
+ * back to the public one), else to the public one. A 2xx body that is not a decision throws InvalidResponseError.
+ */
+export async function requestDecision({ images, ...rest }: DecisionRequestBody, session: AuthorizationSource): Promise<DecisionResponse> {
   let body: unknown;
   try {
-    body = await postJson<unknown>("/api/ensembled-llm-categorical-decision-public", images.length > 0 ? { ...rest, images } : rest);
+    body = await postDecision(images.length > 0 ? { ...rest, images } : rest, session);
   } catch (error) {
     if (error instanceof SyntaxError) throw new InvalidResponseError();
     throw error;

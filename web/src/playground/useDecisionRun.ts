@@ -1,5 +1,6 @@
 import { useCallback, useReducer, useRef } from "react";
 import type { DecisionResponse } from "@sd/contracts";
+import { useAuthorization } from "../auth/session-context";
 import { toast } from "../ui/toast";
 import { decisionErrorMessage } from "./decision-errors";
 import { decisionRunReducer, IDLE_RUN, type DecisionRun, type ModelInfo } from "./decision-run";
@@ -37,6 +38,7 @@ export function useDecisionRun(models: readonly ModelInfo[]): DecisionRun & { su
     onFinal: ({ request_id, ...response }) => finish(request_id, response),
   });
 
+  const authorization = useAuthorization();
   const submit = useCallback(
     async ({ question, categories, images }: DecisionInput) => {
       const requestId = newRequestId();
@@ -45,7 +47,7 @@ export function useDecisionRun(models: readonly ModelInfo[]): DecisionRun & { su
       // Join the request's room before posting, so no vote event is missed.
       await socket.follow(requestId);
       try {
-        finish(requestId, await requestDecision({ question: question.trim(), categories, images, request_id: requestId }));
+        finish(requestId, await requestDecision({ question: question.trim(), categories, images, request_id: requestId }, authorization));
       } catch (error) {
         if (active.current !== requestId) return; // already settled by the final event
         active.current = null;
@@ -55,7 +57,7 @@ export function useDecisionRun(models: readonly ModelInfo[]): DecisionRun & { su
         if (active.current === null) socket.stop();
       }
     },
-    [models, socket, finish],
+    [models, socket, finish, authorization],
   );
 
   return { ...run, submit };

@@ -2,3 +2,4 @@ export * from "./env";
 export * from "./stack";
 export * from "./client";
 export * from "./processes";
+export * from "./accounts";

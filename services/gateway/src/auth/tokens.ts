@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import jwt from "jsonwebtoken";
 
 /** `iss` and `aud` of every access token; both are checked on verify. */
@@ -37,6 +37,8 @@ export class AccessTokens {
       issuer: ACCESS_TOKEN_ISSUER,
       audience: ACCESS_TOKEN_AUDIENCE,
       subject: claims.userId,
+      // Unique per token, so two tokens issued in the same second are still told apart (logs, audits).
+      jwtid: randomUUID(),
     });
   }
 

@@ -1,0 +1,103 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { jsonResponse } from "../auth/test-support";
+import { authorizedGetJson, authorizedPostJson, isInvalidCredentials, SignedOutError, withAuthorization, type AuthorizationSource, type RefreshResult } from "./authorized";
+import { ApiError } from "./client";
+
+/** A session with the given access token whose refresh answers `refreshed`, counting refreshes. */
+function session(accessToken: string | null, refreshed: RefreshResult = { ok: true, accessToken: "access-2" }) {
+  let refreshes = 0;
+  const source: AuthorizationSource = {
+    accessToken: () => accessToken,
+    refresh: async () => {
+      refreshes++;
+      return refreshed;
+    },
+  };
+  return { source, refreshes: () => refreshes };
+}
+
+const INVALID = { detail: "Could not validate credentials" };
+
+function serve(...answers: Response[]) {
+  const calls: { url: string; init: RequestInit }[] = [];
+  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
+    calls.push({ url, init });
+    const answer = answers.shift();
+    if (!answer) throw new Error("unexpected call");
+    return answer;
+  });
+  return calls;
+}
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+const bearerOf = (init: RequestInit) => new Headers(init.headers).get("authorization");
+const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+
+describe("withAuthorization", () => {
+  it("sends the access token as a bearer header", async () => {
+    const calls = serve(jsonResponse(200, { is_admin: true }));
+    expect(await authorizedGetJson("/api/auth/admin-check", session("access-1").source)).toEqual({ is_admin: true });
+    expect(bearerOf(calls[0]!.init)).toBe("Bearer access-1");
+  });
+
+  it("keeps the JSON content type of a POST", async () => {
+    const calls = serve(jsonResponse(200, { ok: 1 }));
+    await authorizedPostJson("/api/x", { a: 1 }, session("access-1").source);
+    const headers = new Headers(calls[0]!.init.headers);
+    expect(headers.get("content-type")).toBe("application/json");
+    expect(headers.get("authorization")).toBe("Bearer access-1");
+  });
+
+  it("on a 401 'Could not validate credentials' refreshes once and retries with the new token", async () => {
+    const { source, refreshes } = session("access-1");
+    const calls = serve(jsonResponse(401, INVALID), jsonResponse(200, { is_admin: false }));
+    expect(await authorizedGetJson("/api/auth/admin-check", source)).toEqual({ is_admin: false });
+    expect(refreshes()).toBe(1);
+    expect(calls.map((c) => bearerOf(c.init))).toEqual(["Bearer access-1", "Bearer access-2"]);
+  });
+
+  it("retries only once: a second 401 is the caller's error", async () => {
+    const { source, refreshes } = session("access-1");
+    serve(jsonResponse(401, INVALID), jsonResponse(401, INVALID));
+    const error = await rejection(authorizedGetJson("/api/x", source));
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(SignedOutError);
+    expect(error).toMatchObject({ status: 401, message: "Could not validate credentials" });
+    expect(refreshes()).toBe(1);
+  });
+
+  it("throws SignedOutError with the refresh's error when the refresh fails (the session logs out)", async () => {
+    const { source } = session("access-1", { ok: false, error: "Token refresh failed" });
+    const calls = serve(jsonResponse(401, INVALID));
+    const error = await rejection(authorizedGetJson("/api/x", source));
+    expect(error).toBeInstanceOf(SignedOutError);
+    expect(error).toMatchObject({ status: 401, message: "Token refresh failed" });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("does not refresh on other errors (403, 500, a 401 with another text)", async () => {
+    const { source, refreshes } = session("access-1");
+    serve(jsonResponse(403, { detail: "Forbidden" }), jsonResponse(500, { detail: "Boom" }), jsonResponse(401, { detail: "Not authenticated" }));
+    for (const status of [403, 500, 401]) expect(await rejection(authorizedGetJson("/api/x", source))).toMatchObject({ status });
+    expect(refreshes()).toBe(0);
+  });
+
+  it("throws SignedOutError without calling when there is no valid session", async () => {
+    const calls = serve();
+    const call = vi.fn(async () => "never");
+    expect(await rejection(withAuthorization(session(null).source, call))).toBeInstanceOf(SignedOutError);
+    expect(call).not.toHaveBeenCalled();
+    expect(calls).toHaveLength(0);
+  });
+});
+
+describe("isInvalidCredentials", () => {
+  it("is true only for a 401 saying 'Could not validate credentials'", () => {
+    expect(isInvalidCredentials(new ApiError(401, "Could not validate credentials"))).toBe(true);
+    expect(isInvalidCredentials(new ApiError(403, "Could not validate credentials"))).toBe(false);
+    expect(isInvalidCredentials(new ApiError(401, "HTTP 401"))).toBe(false);
+    expect(isInvalidCredentials(new Error("Could not validate credentials"))).toBe(false);
+  });
+});

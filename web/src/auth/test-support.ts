@@ -1,0 +1,42 @@
+import type { AuthTokens, AuthUser } from "@sd/contracts";
+import type { KeyValueStorage } from "./session";
+
+/** Test helpers for the auth module's unit tests (not part of the app). */
+
+const base64Url = (text: string) =>
+  btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+
+/** An unsigned JWT with the given payload (the client never verifies signatures). */
+export const fakeJwt = (payload: Record<string, unknown>): string =>
+  `${base64Url(JSON.stringify({ alg: "HS256", typ: "JWT" }))}.${base64Url(JSON.stringify(payload))}.signature`;
+
+export const NOW = Date.UTC(2025, 8, 8, 12, 0, 0);
+const nowSeconds = NOW / 1000;
+
+export const USER: AuthUser = { id: "u1", email: "ada@example.com", name: "Ada Lovelace", is_verified: true, avatar_url: null };
+
+/** Tokens whose access token expires `inSeconds` after NOW (negative: already expired). */
+export const tokensExpiringIn = (inSeconds: number, refresh = "refresh-1"): AuthTokens => ({
+  access_token: fakeJwt({ sub: "u1", exp: nowSeconds + inSeconds }),
+  refresh_token: refresh,
+  expires_in: 900,
+  token_type: "bearer",
+});
+
+/** Web Storage in memory. */
+export function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & { data: Map<string, string> } {
+  const data = new Map(Object.entries(initial));
+  return {
+    data,
+    getItem: (key) => data.get(key) ?? null,
+    setItem: (key, value) => void data.set(key, String(value)),
+    removeItem: (key) => void data.delete(key),
+  };
+}
+
+/** A JSON Response as the gateway answers. */
+export const jsonResponse = (status: number, body: unknown): Response =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
