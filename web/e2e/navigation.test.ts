@@ -20,6 +20,9 @@ const pathOf = (page: Page) => new URL(page.url()).pathname;
  * heading is marked first: a navigation keeps the old page on screen until the new one is loaded).
  */
 async function clickAndLand(page: Page, click: () => Promise<void>, path: string) {
+  // The current page must have rendered before it is marked: a lazily loaded page that renders
+  // after the mark would otherwise pass for the destination while the next chunk loads.
+  await page.locator("main h1").first().waitFor();
   await page.evaluate(() => document.querySelectorAll("main h1").forEach((h) => h.setAttribute("data-left", "")));
   await click();
   await page.waitForURL((url) => url.pathname === path);
