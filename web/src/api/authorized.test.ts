@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { jsonResponse } from "../auth/test-support";
+import { describe, expect, it, vi } from "vitest";
+import { bearerOf, jsonResponse, serveFetch } from "../auth/test-support";
 import { authorizedGetJson, authorizedPostJson, isInvalidCredentials, SignedOutError, withAuthorization, type AuthorizationSource, type RefreshResult } from "./authorized";
 import { ApiError } from "./client";
 
@@ -18,32 +18,18 @@ function session(accessToken: string | null, refreshed: RefreshResult = { ok: tr
 
 const INVALID = { detail: "Could not validate credentials" };
 
-function serve(...answers: Response[]) {
-  const calls: { url: string; init: RequestInit }[] = [];
-  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
-    calls.push({ url, init });
-    const answer = answers.shift();
-    if (!answer) throw new Error("unexpected call");
-    return answer;
-  });
-  return calls;
-}
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
-const bearerOf = (init: RequestInit) => new Headers(init.headers).get("authorization");
 const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
 
 describe("withAuthorization", () => {
   it("sends the access token as a bearer header", async () => {
-    const calls = serve(jsonResponse(200, { is_admin: true }));
+    const calls = serveFetch(jsonResponse(200, { is_admin: true }));
     expect(await authorizedGetJson("/api/auth/admin-check", session("access-1").source)).toEqual({ is_admin: true });
     expect(bearerOf(calls[0]!.init)).toBe("Bearer access-1");
   });
 
   it("keeps the JSON content type of a POST", async () => {
-    const calls = serve(jsonResponse(200, { ok: 1 }));
+    const calls = serveFetch(jsonResponse(200, { ok: 1 }));
     await authorizedPostJson("/api/x", { a: 1 }, session("access-1").source);
     const headers = new Headers(calls[0]!.init.headers);
     expect(headers.get("content-type")).toBe("application/json");
@@ -52,7 +38,7 @@ describe("withAuthorization", () => {
 
   it("on a 401 'Could not validate credentials' refreshes once and retries with the new token", async () => {
     const { source, refreshes } = session("access-1");
-    const calls = serve(jsonResponse(401, INVALID), jsonResponse(200, { is_admin: false }));
+    const calls = serveFetch(jsonResponse(401, INVALID), jsonResponse(200, { is_admin: false }));
     expect(await authorizedGetJson("/api/auth/admin-check", source)).toEqual({ is_admin: false });
     expect(refreshes()).toBe(1);
     expect(calls.map((c) => bearerOf(c.init))).toEqual(["Bearer access-1", "Bearer access-2"]);
@@ -60,7 +46,7 @@ describe("withAuthorization", () => {
 
   it("retries only once: a second 401 is the caller's error", async () => {
     const { source, refreshes } = session("access-1");
-    serve(jsonResponse(401, INVALID), jsonResponse(401, INVALID));
+    serveFetch(jsonResponse(401, INVALID), jsonResponse(401, INVALID));
     const error = await rejection(authorizedGetJson("/api/x", source));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).not.toBeInstanceOf(SignedOutError);
@@ -70,7 +56,7 @@ describe("withAuthorization", () => {
 
   it("throws SignedOutError with the refresh's error when the refresh fails (the session logs out)", async () => {
     const { source } = session("access-1", { ok: false, error: "Token refresh failed" });
-    const calls = serve(jsonResponse(401, INVALID));
+    const calls = serveFetch(jsonResponse(401, INVALID));
     const error = await rejection(authorizedGetJson("/api/x", source));
     expect(error).toBeInstanceOf(SignedOutError);
     expect(error).toMatchObject({ status: 401, message: "Token refresh failed" });
@@ -79,13 +65,13 @@ describe("withAuthorization", () => {
 
   it("does not refresh on other errors (403, 500, a 401 with another text)", async () => {
     const { source, refreshes } = session("access-1");
-    serve(jsonResponse(403, { detail: "Forbidden" }), jsonResponse(500, { detail: "Boom" }), jsonResponse(401, { detail: "Not authenticated" }));
+    serveFetch(jsonResponse(403, { detail: "Forbidden" }), jsonResponse(500, { detail: "Boom" }), jsonResponse(401, { detail: "Not authenticated" }));
     for (const status of [403, 500, 401]) expect(await rejection(authorizedGetJson("/api/x", source))).toMatchObject({ status });
     expect(refreshes()).toBe(0);
   });
 
   it("throws SignedOutError without calling when there is no valid session", async () => {
-    const calls = serve();
+    const calls = serveFetch();
     const call = vi.fn(async () => "never");
     expect(await rejection(withAuthorization(session(null).source, call))).toBeInstanceOf(SignedOutError);
     expect(call).not.toHaveBeenCalled();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ApiError } from "../api/client";
 import {
   AUTH_FALLBACKS,
@@ -9,30 +9,14 @@ import {
   requestMagicLink,
   verifyMagicLink,
 } from "./auth-api";
-import { jsonResponse, tokensExpiringIn, USER } from "./test-support";
+import { bodyOf, jsonResponse, serveFetch, tokensExpiringIn, USER } from "./test-support";
 
-/** Stubs fetch with one answer per call, recording the calls. */
-function serve(...answers: (Response | Error)[]) {
-  const calls: { url: string; init: RequestInit }[] = [];
-  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
-    calls.push({ url, init });
-    const answer = answers.shift();
-    if (!answer) throw new Error("unexpected call");
-    if (answer instanceof Error) throw answer;
-    return answer;
-  });
-  return calls;
-}
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
-const bodyOf = (init: RequestInit) => JSON.parse(String(init.body)) as unknown;
 const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
 
 describe("authentication calls (specification section 7)", () => {
   it("magic-link request: POSTs {email} and returns the server's message", async () => {
-    const calls = serve(jsonResponse(200, { message: "Check your email for a sign-in link." }));
+    const calls = serveFetch(jsonResponse(200, { message: "Check your email for a sign-in link." }));
     expect(await requestMagicLink("ada@example.com")).toBe("Check your email for a sign-in link.");
     expect(calls[0]?.url).toBe("/api/auth/magic-link/request");
     expect(calls[0]?.init.method).toBe("POST");
@@ -42,21 +26,21 @@ describe("authentication calls (specification section 7)", () => {
 
   it("magic-link verify: POSTs {token} and returns {user, tokens}", async () => {
     const answer = { user: USER, tokens: tokensExpiringIn(900) };
-    const calls = serve(jsonResponse(200, answer));
+    const calls = serveFetch(jsonResponse(200, answer));
     expect(await verifyMagicLink("tok")).toEqual(answer);
     expect(calls[0]?.url).toBe("/api/auth/magic-link/verify");
     expect(bodyOf(calls[0]!.init)).toEqual({ token: "tok" });
   });
 
   it("Google authorize: GETs the state and the authorization URL", async () => {
-    const calls = serve(jsonResponse(200, { state: "s1", authorization_url: "https://accounts.example.com/auth?x=1" }));
+    const calls = serveFetch(jsonResponse(200, { state: "s1", authorization_url: "https://accounts.example.com/auth?x=1" }));
     expect(await googleAuthorization()).toEqual({ state: "s1", authorization_url: "https://accounts.example.com/auth?x=1" });
     expect(calls[0]?.url).toBe("/api/auth/google/authorize");
     expect(calls[0]?.init.method).toBeUndefined();
   });
 
   it("Google callback: POSTs {code, state}", async () => {
-    const calls = serve(jsonResponse(200, { user: USER, tokens: tokensExpiringIn(900) }));
+    const calls = serveFetch(jsonResponse(200, { user: USER, tokens: tokensExpiringIn(900) }));
     await googleCallback({ code: "c", state: "s" });
     expect(calls[0]?.url).toBe("/api/auth/google/callback");
     expect(bodyOf(calls[0]!.init)).toEqual({ code: "c", state: "s" });
@@ -64,14 +48,14 @@ describe("authentication calls (specification section 7)", () => {
 
   it("refresh: POSTs {refresh_token} and returns the new tokens", async () => {
     const tokens = tokensExpiringIn(900, "refresh-2");
-    const calls = serve(jsonResponse(200, tokens));
+    const calls = serveFetch(jsonResponse(200, tokens));
     expect(await refreshTokens("refresh-1")).toEqual(tokens);
     expect(calls[0]?.url).toBe("/api/auth/refresh");
     expect(bodyOf(calls[0]!.init)).toEqual({ refresh_token: "refresh-1" });
   });
 
   it("logout: POSTs with the bearer header", async () => {
-    const calls = serve(jsonResponse(200, { message: "Signed out." }));
+    const calls = serveFetch(jsonResponse(200, { message: "Signed out." }));
     await logoutOnServer("access-1");
     expect(calls[0]?.url).toBe("/api/auth/logout");
     expect(calls[0]?.init.method).toBe("POST");
@@ -79,7 +63,7 @@ describe("authentication calls (specification section 7)", () => {
   });
 
   it("logout: a failed answer throws (the session clears regardless, in the controller)", async () => {
-    serve(jsonResponse(401, { detail: "Could not validate credentials" }));
+    serveFetch(jsonResponse(401, { detail: "Could not validate credentials" }));
     expect(await rejection(logoutOnServer("access-1"))).toBeInstanceOf(ApiError);
   });
 });
@@ -94,7 +78,7 @@ describe("authentication errors: the server's detail, else the fallback (specifi
   ] as const;
 
   it.each(cases)("%s: reads detail", async (_name, call) => {
-    serve(jsonResponse(400, { detail: "Something specific.", message: "not this" }));
+    serveFetch(jsonResponse(400, { detail: "Something specific.", message: "not this" }));
     const error = await rejection(call());
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 400, message: "Something specific." });
@@ -102,12 +86,12 @@ describe("authentication errors: the server's detail, else the fallback (specifi
 
   it.each(cases)("%s: falls back without detail, on a body that is not JSON, and on a network failure", async (_name, call, fallback, text) => {
     expect(fallback).toBe(text);
-    serve(jsonResponse(500, { message: "only a message" }), new Response("<html>", { status: 502 }), new TypeError("Failed to fetch"));
+    serveFetch(jsonResponse(500, { message: "only a message" }), new Response("<html>", { status: 502 }), new TypeError("Failed to fetch"));
     for (let i = 0; i < 3; i++) expect(await rejection(call())).toMatchObject({ message: text });
   });
 
   it.each(cases)("%s: a 2xx answer of the wrong shape is a failure too", async (_name, call, fallback) => {
-    serve(jsonResponse(200, { unexpected: true }));
+    serveFetch(jsonResponse(200, { unexpected: true }));
     expect(await rejection(call())).toMatchObject({ message: fallback });
   });
 

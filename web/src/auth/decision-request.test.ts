@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AuthorizationSource, RefreshResult } from "../api/authorized";
 import { ApiError } from "../api/client";
 import { DECISION_ENDPOINTS, postDecision } from "./decision-request";
-import { jsonResponse } from "./test-support";
+import { bearerOf, bodyOf, jsonResponse, serveFetch } from "./test-support";
 
 const BODY = { question: "Ship on Friday?", categories: ["Yes", "No"], request_id: "r1" };
 const DECISION = { final_decision: "No", total_votes: 3 };
@@ -12,25 +12,12 @@ function session(accessToken: string | null, refreshed: RefreshResult = { ok: tr
   return { accessToken: () => accessToken, refresh: async () => refreshed };
 }
 
-function serve(...answers: Response[]) {
-  const calls: { url: string; bearer: string | null; body: unknown }[] = [];
-  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
-    calls.push({ url, bearer: new Headers(init.headers).get("authorization"), body: JSON.parse(String(init.body)) });
-    const answer = answers.shift();
-    if (!answer) throw new Error("unexpected call");
-    return answer;
-  });
-  return calls;
-}
-afterEach(() => {
-  vi.unstubAllGlobals();
-});
 
 describe("postDecision (specification sections 7 and 8)", () => {
   it("uses the public endpoint without a valid session", async () => {
-    const calls = serve(jsonResponse(200, DECISION));
+    const calls = serveFetch(jsonResponse(200, DECISION));
     expect(await postDecision(BODY, session(null))).toEqual(DECISION);
-    expect(calls).toEqual([{ url: DECISION_ENDPOINTS.public, bearer: null, body: BODY }]);
+    expect(calls.map((c) => [c.url, bearerOf(c.init), bodyOf(c.init)])).toEqual([[DECISION_ENDPOINTS.public, null, BODY]]);
     expect(DECISION_ENDPOINTS).toEqual({
       authenticated: "/api/ensembled-llm-categorical-decision",
       public: "/api/ensembled-llm-categorical-decision-public",
@@ -38,40 +25,40 @@ describe("postDecision (specification sections 7 and 8)", () => {
   });
 
   it("uses the authenticated endpoint with the bearer token when signed in with a valid token", async () => {
-    const calls = serve(jsonResponse(200, DECISION));
+    const calls = serveFetch(jsonResponse(200, DECISION));
     expect(await postDecision(BODY, session("access-1"))).toEqual(DECISION);
-    expect(calls).toEqual([{ url: DECISION_ENDPOINTS.authenticated, bearer: "Bearer access-1", body: BODY }]);
+    expect(calls.map((c) => [c.url, bearerOf(c.init), bodyOf(c.init)])).toEqual([[DECISION_ENDPOINTS.authenticated, "Bearer access-1", BODY]]);
   });
 
   it("refreshes once on a 401 'Could not validate credentials' and retries", async () => {
-    const calls = serve(jsonResponse(401, INVALID), jsonResponse(200, DECISION));
+    const calls = serveFetch(jsonResponse(401, INVALID), jsonResponse(200, DECISION));
     expect(await postDecision(BODY, session("access-1"))).toEqual(DECISION);
-    expect(calls.map((c) => [c.url, c.bearer])).toEqual([
+    expect(calls.map((c) => [c.url, bearerOf(c.init)])).toEqual([
       [DECISION_ENDPOINTS.authenticated, "Bearer access-1"],
       [DECISION_ENDPOINTS.authenticated, "Bearer access-2"],
     ]);
   });
 
   it("falls back to the public endpoint when the refresh fails", async () => {
-    const calls = serve(jsonResponse(401, INVALID), jsonResponse(200, DECISION));
+    const calls = serveFetch(jsonResponse(401, INVALID), jsonResponse(200, DECISION));
     expect(await postDecision(BODY, session("access-1", { ok: false, error: "Token refresh failed" }))).toEqual(DECISION);
-    expect(calls.map((c) => [c.url, c.bearer])).toEqual([
+    expect(calls.map((c) => [c.url, bearerOf(c.init)])).toEqual([
       [DECISION_ENDPOINTS.authenticated, "Bearer access-1"],
       [DECISION_ENDPOINTS.public, null],
     ]);
   });
 
   it("passes other failures on (the playground words them): 413, 5xx, a second 401", async () => {
-    serve(jsonResponse(413, { detail: "too large" }));
+    serveFetch(jsonResponse(413, { detail: "too large" }));
     await expect(postDecision(BODY, session("access-1"))).rejects.toMatchObject({ status: 413 });
-    serve(jsonResponse(401, INVALID), jsonResponse(401, INVALID));
+    serveFetch(jsonResponse(401, INVALID), jsonResponse(401, INVALID));
     const error = await postDecision(BODY, session("access-1")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401, message: "Could not validate credentials" });
   });
 
   it("throws SyntaxError for a 2xx body that is not JSON (as postJson does)", async () => {
-    serve(new Response("<html>", { status: 200 }));
+    serveFetch(new Response("<html>", { status: 200 }));
     await expect(postDecision(BODY, session(null))).rejects.toBeInstanceOf(SyntaxError);
   });
 });

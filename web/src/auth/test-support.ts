@@ -1,4 +1,5 @@
 import type { AuthTokens, AuthUser } from "@sd/contracts";
+import { afterEach, vi } from "vitest";
 import type { KeyValueStorage } from "./session";
 
 /** Test helpers for the auth module's unit tests (not part of the app). */
@@ -40,3 +41,30 @@ export function memoryStorage(initial: Record<string, string> = {}): KeyValueSto
 /** A JSON Response as the gateway answers. */
 export const jsonResponse = (status: number, body: unknown): Response =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+export interface FetchCall {
+  url: string;
+  init: RequestInit;
+}
+
+/**
+ * Stubs the global fetch (the network boundary) with one answer per call, in order: a Response,
+ * or an Error thrown as a network failure. Records every call. Restored after each test.
+ */
+export function serveFetch(...answers: (Response | Error)[]): FetchCall[] {
+  const calls: FetchCall[] = [];
+  vi.stubGlobal("fetch", async (url: string, init: RequestInit = {}) => {
+    calls.push({ url, init });
+    const answer = answers.shift();
+    if (!answer) throw new Error("unexpected call");
+    if (answer instanceof Error) throw answer;
+    return answer;
+  });
+  return calls;
+}
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+export const bearerOf = (init: RequestInit): string | null => new Headers(init.headers).get("authorization");
+export const bodyOf = (init: RequestInit): unknown => JSON.parse(String(init.body));
