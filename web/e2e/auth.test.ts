@@ -528,3 +528,14 @@ describe.skipIf(browserUnavailable)("the playground signed in", () => {
     expect(await app.stack.store.decisions.findById(decision_id)).toMatchObject({ is_authenticated: false, user_email: null });
   });
 });
+
+describe.skipIf(browserUnavailable)("pages for signed-in users that are not built yet", () => {
+  it("ask a visitor to sign in, and tell a signed-in user plainly that the page is on its way", async () => {
+    const page = await app.newPage();
+    await page.goto("/dashboard");
+    await page.getByRole("alert").getByText("Authentication required to access decision history").waitFor();
+    await signInAs(page, freshEmail("dashboard"), "/dashboard");
+    await page.getByText("This page is not available yet.").waitFor();
+    expect(await page.getByRole("alert").count()).toBe(0);
+  });
+});
