@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { EMAIL_MESSAGES, EmailSchema } from "./email";
 
 /** Texts of the account endpoints (the specification's where it words them). */
 export const AUTH_MESSAGES = {
-  emailRequired: "Please enter your email address.",
-  invalidEmail: "Please enter a valid email address.",
+  emailRequired: EMAIL_MESSAGES.required.detail,
+  invalidEmail: EMAIL_MESSAGES.invalid,
   /** The magic-link request answers this whether or not the email has an account. */
   magicLinkSent: "Check your email for a sign-in link.",
   magicLinkMailFailed: "We could not send the sign-in email. Please try again in a moment.",
@@ -21,13 +22,7 @@ export const AUTH_MESSAGES = {
 } as const;
 
 /** A sign-in email: trimmed, required, lower-cased (accounts are keyed by it). */
-export const SignInEmailSchema = z
-  .string({ error: AUTH_MESSAGES.emailRequired })
-  .trim()
-  .min(1, AUTH_MESSAGES.emailRequired)
-  .max(320, AUTH_MESSAGES.invalidEmail)
-  .pipe(z.email({ error: AUTH_MESSAGES.invalidEmail }))
-  .transform((email) => email.toLowerCase());
+export const SignInEmailSchema = EmailSchema.transform((email) => email.toLowerCase());
 
 /** Body of POST /api/auth/magic-link/request. */
 export const MagicLinkRequestSchema = z.object({ email: SignInEmailSchema });

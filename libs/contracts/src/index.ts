@@ -1,4 +1,5 @@
 export * from "./messages";
+export * from "./email";
 export * from "./limits";
 export * from "./providers";
 export * from "./decision";

@@ -1,26 +1,15 @@
 import { Router, type RequestHandler } from "express";
 import { z } from "zod";
+import { EMAIL_MESSAGES, EmailSchema } from "@sd/contracts";
 import type { Store } from "@sd/store";
 
 /** Texts of the waitlist answer `{success, message}` (the form shows `message`). */
 export const WAITLIST_MESSAGES = {
-  emailRequired: "Please enter your email address.",
-  invalidEmail: "Please enter a valid email address.",
   joined: "Thanks for joining the waitlist! We'll email you as soon as your access is ready.",
   alreadyJoined: "You're already on the waitlist. We'll be in touch soon!",
 } as const;
 
-/** Longest address SMTP delivers (RFC 5321 path limit). */
-const MAX_EMAIL_LENGTH = 254;
-
-const WaitlistRequestSchema = z.object({
-  email: z
-    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? WAITLIST_MESSAGES.emailRequired : WAITLIST_MESSAGES.invalidEmail) })
-    .trim()
-    .min(1, WAITLIST_MESSAGES.emailRequired)
-    .max(MAX_EMAIL_LENGTH, WAITLIST_MESSAGES.invalidEmail)
-    .pipe(z.email({ error: WAITLIST_MESSAGES.invalidEmail })),
-});
+const WaitlistRequestSchema = z.object({ email: EmailSchema });
 
 /** POST /api/email-request: join the waitlist with `{email}`; answers `{success, message}`. */
 export function waitlistRoutes(store: Store, rateLimit: RequestHandler): Router {
@@ -30,7 +19,7 @@ export function waitlistRoutes(store: Store, rateLimit: RequestHandler): Router 
     const body: unknown = typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? req.body : {};
     const parsed = WaitlistRequestSchema.safeParse(body);
     if (!parsed.success) {
-      res.status(400).json({ success: false, message: parsed.error.issues[0]?.message ?? WAITLIST_MESSAGES.invalidEmail });
+      res.status(400).json({ success: false, message: parsed.error.issues[0]?.message ?? EMAIL_MESSAGES.invalid });
       return;
     }
     const added = await store.waitlist.join(parsed.data.email, req.ip ?? null);
