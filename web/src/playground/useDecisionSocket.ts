@@ -63,14 +63,8 @@ export function useDecisionSocket(handlers: DecisionSocketHandlers): DecisionSoc
     followed.current = requestId;
     const socket = socketRef.current;
     if (!socket) return false;
-    const ack = await join(socket, requestId);
-    if (ack?.ok) return true;
-    if (ack && !ack.ok) {
-      // The server caps the rooms one connection may hold; a fresh connection starts with none.
-      socket.disconnect().connect();
-      return (await join(socket, requestId))?.ok === true;
-    }
-    return false;
+    // The server keeps a connection's newest rooms, so a long-lived page can always join.
+    return (await join(socket, requestId))?.ok === true;
   }, []);
 
   const stop = useCallback(() => {
