@@ -75,23 +75,10 @@ export type AuthResponse = z.infer<typeof AuthResponseSchema>;
 export const AdminCheckResponseSchema = z.object({ is_admin: z.boolean(), error: z.string().optional() });
 export type AdminCheckResponse = z.infer<typeof AdminCheckResponseSchema>;
 
-/** Image asset (specification section 3); `image_data` is the image's data URL. */
-export const ImageAssetSchema = z.object({
-  id: z.string(),
-  user_id: z.string(),
-  decisionHistory_id: z.string(),
-  label: z.string(),
-  image_data: z.string(),
-  image_type: z.string(),
-  file_size: z.number().int().nonnegative(),
-  created_at: z.string(),
-});
-export type ImageAsset = z.infer<typeof ImageAssetSchema>;
+/** Answer of POST /api/auth/magic-link/request and POST /api/auth/logout: a sentence for the user. */
+export const AuthMessageResponseSchema = z.object({ message: z.string() });
+export type AuthMessageResponse = z.infer<typeof AuthMessageResponseSchema>;
 
-export const ImageAssetListResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  imageAssets: z.array(ImageAssetSchema),
-  total: z.number().int().nonnegative(),
-});
-export type ImageAssetListResponse = z.infer<typeof ImageAssetListResponseSchema>;
+/** Answer of GET /api/auth/google/authorize: where to send the browser, and the state it comes back with. */
+export const GoogleAuthorizationSchema = z.object({ state: z.string().min(1), authorization_url: z.string().min(1) });
+export type GoogleAuthorization = z.infer<typeof GoogleAuthorizationSchema>;

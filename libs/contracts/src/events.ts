@@ -9,10 +9,17 @@ export const SOCKET_EVENTS = {
   vote: "decision:vote",
   /** server -> client: the final decision. */
   final: "decision:final",
+  /** client -> server, with an ack: follow the signed-in user's own history (payload: the access token). */
+  watchHistory: "history:watch",
+  /** server -> client, in the user's room: one of their decisions was stored. */
+  historyDecision: "history:decision",
 } as const;
 
 /** Room of one decision request. */
 export const requestRoom = (requestId: string): string => `request:${requestId}`;
+
+/** Room of one signed-in user's history; joined only with a valid access token of that user. */
+export const userRoom = (userId: string): string => `user:${userId}`;
 
 export const JoinRequestSchema = z.object({ request_id: z.uuid() });
 export type JoinRequest = z.infer<typeof JoinRequestSchema>;
@@ -25,6 +32,8 @@ export const VoteEventSchema = z.object({
   status: z.enum(["pending", "success", "error"]),
   response: z.string().nullable(),
   confidence: z.number().nullable(),
+  /** The model's one-sentence reason, with its answer. */
+  rationale: z.string().nullable(),
   model_version: z.string().nullable(),
   error: z.string().nullable(),
 });
@@ -32,3 +41,10 @@ export type VoteEvent = z.infer<typeof VoteEventSchema>;
 
 export const FinalEventSchema = DecisionResponseSchema.extend({ request_id: z.string() });
 export type FinalEvent = z.infer<typeof FinalEventSchema>;
+
+export const WatchHistoryRequestSchema = z.object({ access_token: z.string().min(1).max(4096) });
+export type WatchHistoryRequest = z.infer<typeof WatchHistoryRequestSchema>;
+
+/** Sent to the owner's room when a decision of theirs is stored (the dashboard then reloads its page). */
+export const HistoryDecisionEventSchema = z.object({ decision_id: z.string(), timestamp: z.string() });
+export type HistoryDecisionEvent = z.infer<typeof HistoryDecisionEventSchema>;

@@ -9,3 +9,6 @@ export * from "./events";
 export * from "./stored-decision";
 export * from "./job-application";
 export * from "./auth";
+export * from "./history";
+export * from "./image-assets";
+export * from "./waitlist";

@@ -1,6 +1,9 @@
+import { z } from "zod";
+
 /**
  * The job-application form's rules (specification sections 5 and 9), written once for the web
- * form and the gateway. Plain functions, no schema library: the web app bundles this file.
+ * form and the gateway. The rules are plain functions (the form checks every field at once, the
+ * server the first problem); only the answer has a zod schema, which the web app parses it with.
  */
 
 /** The fields a visitor types in. */
@@ -144,7 +147,5 @@ export function targetError(position: string, department: string): string | null
 }
 
 /** The answer of POST /api/job-application on success. */
-export interface JobApplicationResponse {
-  message: string;
-  application_id: string;
-}
+export const JobApplicationResponseSchema = z.object({ message: z.string(), application_id: z.string() });
+export type JobApplicationResponse = z.infer<typeof JobApplicationResponseSchema>;

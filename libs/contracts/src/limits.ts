@@ -7,6 +7,15 @@ export const LIMITS = {
   maxCategories: 20,
   maxCategoryLength: 200,
   maxQuestionLength: 4000,
+  /** Dashboard page size and the history endpoint's default limit (specification section 9). */
+  historyPageSize: 50,
+  maxHistoryPageSize: 200,
+  maxHistoryOffset: 1_000_000,
+  /** Default of GET /api/image-assets/user/{userId} (specification section 9). */
+  imageAssetListLimit: 50,
+  maxImageAssetListLimit: 200,
+  /** Dashboard filter debounce (specification sections 4 and 9). */
+  historyFilterDebounceMs: 500,
 } as const;
 
 /** Default ensemble mode (specification section 9). */

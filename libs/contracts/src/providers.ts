@@ -39,7 +39,8 @@ export interface ProviderConfig {
   simulated: boolean;
 }
 
-/** GET /api/providers. */
-export interface ProvidersResponse {
-  providers: { id: string; label: string; model: string; simulated: boolean }[];
-}
+/** GET /api/providers: the models a decision asks, in row order. */
+export const ProvidersResponseSchema = z.object({
+  providers: z.array(z.object({ id: z.string(), label: z.string(), model: z.string(), simulated: z.boolean() })),
+});
+export type ProvidersResponse = z.infer<typeof ProvidersResponseSchema>;

@@ -7,13 +7,26 @@ export const voteQueueName = (provider: string): string => `vote-${provider}`;
 /** Job ids carry no ':' (BullMQ reserves it); re-adding the same id is a no-op, so no duplicate votes. */
 export const voteJobId = (decisionId: string, provider: string): string => `${decisionId}-${provider}`;
 
+/**
+ * A reference to one image of a decision in flight. The bytes are stored once, in Redis, under
+ * `key` (with a bounded life), not in every job: workers and the aggregator read them by key.
+ */
+export const ImageRefSchema = z.object({
+  key: z.string(),
+  /** image1, image2, ... */
+  label: z.string(),
+  image_type: z.string(),
+  file_size: z.number().int().nonnegative(),
+});
+export type ImageRef = z.infer<typeof ImageRefSchema>;
+
 export const VoteJobSchema = z.object({
   decision_id: z.string(),
   request_id: z.string().nullable(),
   provider: z.string(),
   question: z.string(),
   categories: z.array(z.string()),
-  images: z.array(z.string()),
+  images: z.array(ImageRefSchema),
 });
 export type VoteJob = z.infer<typeof VoteJobSchema>;
 
@@ -22,7 +35,7 @@ export const AggregateJobSchema = z.object({
   request_id: z.string().nullable(),
   question: z.string(),
   categories: z.array(z.string()),
-  images: z.array(z.string()),
+  images: z.array(ImageRefSchema),
   providers: z.array(z.string()),
   ensemble_mode: z.literal("majority_voting"),
   /** Epoch ms at which the gateway accepted the request. */

@@ -14,6 +14,8 @@ export interface StoredDecision {
   individual_responses: Record<string, string | null>;
   raw_responses: Record<string, string | null>;
   confidence_scores: Record<string, number | null>;
+  /** Each model's one-sentence reason for its vote (null when it gave none). */
+  rationales: Record<string, string | null>;
   model_versions: Record<string, string>;
   error_details: Record<string, string>;
   processing_time_ms: number;
@@ -22,6 +24,10 @@ export interface StoredDecision {
   user_id: string | null;
   user_ip: string | null;
   user_email: string | null;
+  /**
+   * Ids of the decision's image assets, in label order. Image bytes are stored once, as assets
+   * (a signed-in user's); a decision never carries them, and an anonymous one keeps none.
+   */
   images: string[];
 }
 

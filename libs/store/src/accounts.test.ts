@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { describeImage } from "./image-assets";
 import { useTempStore } from "./testing/temp-store";
 
 const temp = useTempStore();
@@ -52,23 +51,5 @@ describe("refresh tokens", () => {
     expect(await temp.store.refreshTokens.isFamilyRevoked("fam-1")).toBe(true);
     expect(await temp.store.refreshTokens.rotate(hash("b"))).toBe(false);
     expect(await temp.store.refreshTokens.rotate(hash("c"))).toBe(true);
-  });
-});
-
-describe("image assets", () => {
-  const png = `data:image/png;base64,${Buffer.alloc(10, 1).toString("base64")}`;
-
-  it("derive type and size from the data URL (image/jpeg without one)", () => {
-    expect(describeImage(png)).toEqual({ image_type: "image/png", file_size: 10 });
-    expect(describeImage(Buffer.alloc(5).toString("base64"))).toEqual({ image_type: "image/jpeg", file_size: 5 });
-  });
-
-  it("are stored once per decision and label, and listed for their owner only", async () => {
-    const decision = { decisionId: "d1", userId: "u1", images: [png, png, png], createdAt: new Date() };
-    expect(await temp.store.imageAssets.saveForDecision(decision)).toBe(3);
-    expect(await temp.store.imageAssets.saveForDecision(decision)).toBe(0);
-    expect((await temp.store.imageAssets.listForDecision("d1", "u1")).map((a) => a.label)).toEqual(["image1", "image2", "image3"]);
-    expect(await temp.store.imageAssets.listForDecision("d1", "u2")).toEqual([]);
-    expect(await temp.store.imageAssets.count()).toBe(3);
   });
 });

@@ -7,6 +7,15 @@ export * from "./users";
 export * from "./refresh-tokens";
 export * from "./image-assets";
 export type { BaseDocument, Collection, Filter, FindOptions, Pipeline, SortSpec, Update, UpdateOptions, UpdateResult } from "./collection";
-export { DuplicateKeyError, InvalidUpdateError, isDuplicateKeyError, DUPLICATE_KEY_CODE } from "./errors";
+export {
+  DuplicateKeyError,
+  InvalidUpdateError,
+  isDuplicateKeyError,
+  DUPLICATE_KEY_CODE,
+  DocumentTooLargeError,
+  isDocumentTooLargeError,
+  DOCUMENT_TOO_LARGE_CODE,
+  MAX_BSON_DOCUMENT_SIZE,
+} from "./errors";
 export { EmbeddedStoreLockedError } from "./drivers/embedded/data-dir-lock";
 export { JournalCorruptError } from "./drivers/embedded/journal-replay";

@@ -23,7 +23,8 @@ export const NEWEST_FIRST: SortSpec = { timestamp: -1, _id: -1 };
 /** Builds the MongoDB filter for a history query (one condition per criterion, joined with $and). */
 export function decisionListFilter(query: DecisionListQuery): Filter {
   const conditions: Filter[] = [];
-  if (query.userId !== undefined) conditions.push({ user_id: query.userId });
+  // $eq compares literally (a value can never act as an operator); null also matches a missing user_id.
+  if (query.userId !== undefined) conditions.push({ user_id: { $eq: query.userId } });
   if (query.category) {
     conditions.push({ $or: [{ categories: query.category }, { final_decision: query.category }] });
   }

@@ -15,6 +15,7 @@ export function toDecisionDocument(decision: StoredDecision): DecisionDocument {
     individual_responses: { ...decision.individual_responses },
     raw_responses: { ...decision.raw_responses },
     confidence_scores: { ...decision.confidence_scores },
+    rationales: { ...decision.rationales },
     model_versions: { ...decision.model_versions },
     error_details: { ...decision.error_details },
     processing_time_ms: decision.processing_time_ms,
@@ -42,6 +43,8 @@ export function fromDecisionDocument(doc: DecisionDocument): StoredDecision {
     individual_responses: copyRecord(doc.individual_responses),
     raw_responses: copyRecord(doc.raw_responses),
     confidence_scores: copyRecord(doc.confidence_scores),
+    // Decisions stored before rationales existed have none.
+    rationales: copyRecord(doc.rationales),
     model_versions: copyRecord(doc.model_versions),
     error_details: copyRecord(doc.error_details),
     processing_time_ms: doc.processing_time_ms ?? 0,

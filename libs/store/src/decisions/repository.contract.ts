@@ -1,14 +1,8 @@
 import type { StoredDecision } from "@sd/contracts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Store } from "../store";
+import type { StoreUnderTest } from "../testing/both-drivers";
 import { sampleDecision } from "../testing/sample-decision";
 import { DecisionNotFoundError, type DecisionRepository } from "./repository";
-
-/** A freshly opened, empty store and how to dispose of it (close it and delete its data). */
-export interface StoreUnderTest {
-  store: Store;
-  dispose(): Promise<void>;
-}
 
 /** The behaviour every driver must show through `DecisionRepository`. */
 export function describeDecisionRepositoryContract(driverName: string, openEmptyStore: () => Promise<StoreUnderTest>): void {
@@ -75,8 +69,9 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
           individual_responses: { openai: null, gemini: "Go", claude: null },
           raw_responses: { openai: null, gemini: "Go!", claude: null },
           confidence_scores: { openai: null, gemini: 0.5, claude: null },
+          rationales: { openai: null, gemini: "Go compiles to one binary.", claude: null },
           error_details: { openai: "timeout", claude: "rate limited" },
-          images: ["data:image/png;base64,AAAA"],
+          images: ["dec-1-image1", "dec-1-image2"],
           context_explanation: "",
         });
         await decisions.insertOnce(decision);
@@ -179,6 +174,163 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
 
       it("counts every stored decision", async () => {
         expect(await decisions.count()).toBe(5);
+      });
+    });
+
+    describe("findOwned", () => {
+      beforeEach(async () => {
+        await decisions.insertOnce(sampleDecision({ id: "mine", user_id: "alice" }));
+        await decisions.insertOnce(sampleDecision({ id: "anonymous", user_id: null, is_authenticated: false }));
+      });
+
+      it("returns the owner's decision with every field", async () => {
+        expect(await decisions.findOwned("mine", "alice")).toEqual(sampleDecision({ id: "mine", user_id: "alice" }));
+      });
+
+      it("answers null alike for another user's decision, an anonymous one and an unknown id", async () => {
+        expect(await decisions.findOwned("mine", "bob")).toBeNull();
+        expect(await decisions.findOwned("anonymous", "bob")).toBeNull();
+        expect(await decisions.findOwned("missing", "alice")).toBeNull();
+      });
+
+      it("refuses an empty user id instead of matching anonymous decisions", async () => {
+        await expect(decisions.findOwned("anonymous", "")).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe("page", () => {
+      const T = Date.UTC(2024, 5, 15, 12, 0, 0, 0);
+      const at = (ms: number) => new Date(T + ms);
+      const HOUR = 3_600_000;
+      const alice = (id: string, ms: number, overrides: Partial<StoredDecision> = {}) =>
+        sampleDecision({ id, timestamp: at(ms), user_id: "alice", ...overrides });
+      // Alice's decisions, oldest first; a1/a2 share a timestamp (the id orders them).
+      const mine = [
+        alice("a0", -48 * HOUR, { question: "Tea or coffee?", categories: ["tea", "coffee"], final_decision: "tea" }),
+        alice("a1", -1, { question: "Which CAT food?", categories: ["fish", "chicken"], final_decision: "fish" }),
+        alice("a2", -1, { question: "Pick v1.2 (or not)?", categories: ["v1.2", "v2.0"], final_decision: null }),
+        alice("a3", 0, { question: "Cats or dogs?", categories: ["cats", "dogs"], final_decision: "dogs" }),
+        alice("a4", 1, { question: "Green tea?", categories: ["yes", "no"], final_decision: "tea" }),
+        alice("a5", 2, { question: "Coffee roast", categories: ["Tea", "dark"], final_decision: "dark" }),
+        alice("a6", 3, { question: "Lunch?", categories: ["soup", "salad"], final_decision: null }),
+        alice("a7", 4, { question: "cat.* or .dog", categories: ["cat", "dog"], final_decision: "cat" }),
+      ];
+      // Decisions that match every filter below but are not Alice's: never in her pages.
+      const others = [
+        sampleDecision({ id: "b0", timestamp: at(0), user_id: "bob", question: "Tea or coffee?", categories: ["tea"], final_decision: "tea" }),
+        sampleDecision({ id: "b1", timestamp: at(2), user_id: "bob", question: "Cats or dogs?", categories: ["cats", "dogs"], final_decision: null }),
+        sampleDecision({ id: "n0", timestamp: at(1), user_id: null, is_authenticated: false, question: "tea?", categories: ["tea"], final_decision: "tea" }),
+      ];
+      const ids = (page: { decisions: StoredDecision[] }) => page.decisions.map((decision) => decision.id);
+      const query = (extra: Partial<Parameters<DecisionRepository["page"]>[0]> = {}) => ({ userId: "alice", limit: 50, offset: 0, ...extra });
+
+      beforeEach(async () => {
+        // Inserted in a shuffled order: the order of a page must come from timestamp and id.
+        for (const decision of [mine[4], others[0], mine[2], mine[7], others[2], mine[0], mine[5], others[1], mine[1], mine[6], mine[3]]) {
+          await decisions.insertOnce(decision as StoredDecision);
+        }
+      });
+
+      it("returns only the user's decisions, newest first (id descending on equal timestamps), with the total", async () => {
+        const page = await decisions.page(query());
+        expect(ids(page)).toEqual(["a7", "a6", "a5", "a4", "a3", "a2", "a1", "a0"]);
+        expect(page.total).toBe(8);
+        expect(page.decisions[0]).toEqual(mine[7]);
+        expect(await decisions.page(query({ userId: "carol" }))).toEqual({ decisions: [], total: 0 });
+      });
+
+      it("pages without overlap or gaps, each page answering the same total", async () => {
+        const seen: string[] = [];
+        for (let offset = 0; offset < 10; offset += 3) {
+          const page = await decisions.page(query({ limit: 3, offset }));
+          expect(page.total).toBe(8);
+          seen.push(...ids(page));
+        }
+        expect(seen).toEqual(["a7", "a6", "a5", "a4", "a3", "a2", "a1", "a0"]);
+        expect(await decisions.page(query({ limit: 3, offset: 8 }))).toEqual({ decisions: [], total: 8 });
+        expect(await decisions.page(query({ limit: 0 }))).toEqual({ decisions: [], total: 8 });
+      });
+
+      it("matches a category exactly against the offered categories or the final decision", async () => {
+        // a0 offers "tea", a4 decided "tea"; a5 offers "Tea" (other case); bob's and the anonymous tea are not Alice's.
+        expect(await decisions.page(query({ category: "tea" }))).toMatchObject({ total: 2 });
+        expect(ids(await decisions.page(query({ category: "tea" })))).toEqual(["a4", "a0"]);
+        expect(ids(await decisions.page(query({ category: "Tea" })))).toEqual(["a5"]);
+        expect(ids(await decisions.page(query({ category: "dark" })))).toEqual(["a5"]);
+        expect(ids(await decisions.page(query({ category: "v1.2" })))).toEqual(["a2"]);
+        expect(await decisions.page(query({ category: "te" }))).toEqual({ decisions: [], total: 0 });
+        expect(await decisions.page(query({ category: "v1.*" }))).toEqual({ decisions: [], total: 0 });
+      });
+
+      it("matches the question as a case-insensitive substring, taking regex characters literally", async () => {
+        expect(ids(await decisions.page(query({ question: "CAT" })))).toEqual(["a7", "a3", "a1"]);
+        expect(ids(await decisions.page(query({ question: "tea" })))).toEqual(["a4", "a0"]);
+        expect(ids(await decisions.page(query({ question: "cat.*" })))).toEqual(["a7"]);
+        expect(ids(await decisions.page(query({ question: "(or not)?" })))).toEqual(["a2"]);
+        expect(ids(await decisions.page(query({ question: ".dog" })))).toEqual(["a7"]);
+        expect(await decisions.page(query({ question: "c.t" }))).toEqual({ decisions: [], total: 0 });
+      });
+
+      it("includes a decision at exactly dateFrom and exactly dateTo, and excludes one 1 ms outside", async () => {
+        // a1/a2 at -1 ms, a3 at 0, a4 at +1, a5 at +2, a6 at +3, a7 at +4.
+        const page = await decisions.page(query({ dateFrom: at(0), dateTo: at(3) }));
+        expect(ids(page)).toEqual(["a6", "a5", "a4", "a3"]);
+        expect(page.total).toBe(4);
+        expect(ids(await decisions.page(query({ dateFrom: at(-1), dateTo: at(-1) })))).toEqual(["a2", "a1"]);
+        expect(ids(await decisions.page(query({ dateFrom: at(4) })))).toEqual(["a7"]);
+        expect(ids(await decisions.page(query({ dateTo: at(-2) })))).toEqual(["a0"]);
+        expect(await decisions.page(query({ dateFrom: at(5) }))).toEqual({ decisions: [], total: 0 });
+      });
+
+      it("filters on whether a final decision was reached", async () => {
+        expect(ids(await decisions.page(query({ hasDecision: false })))).toEqual(["a6", "a2"]);
+        const decided = await decisions.page(query({ hasDecision: true }));
+        expect(ids(decided)).toEqual(["a7", "a5", "a4", "a3", "a1", "a0"]);
+        expect(decided.total).toBe(6);
+      });
+
+      it("combines every filter, paging within the matches", async () => {
+        const filters = { question: "?", dateFrom: at(-48 * HOUR), dateTo: at(3), hasDecision: true };
+        expect(ids(await decisions.page(query(filters)))).toEqual(["a4", "a3", "a1", "a0"]);
+        expect(await decisions.page(query({ ...filters, limit: 2, offset: 1 }))).toMatchObject({ total: 4 });
+        expect(ids(await decisions.page(query({ ...filters, limit: 2, offset: 1 })))).toEqual(["a3", "a1"]);
+        expect(ids(await decisions.page(query({ ...filters, category: "tea" })))).toEqual(["a4", "a0"]);
+        expect(ids(await decisions.page(query({ ...filters, category: "tea", dateFrom: at(-48 * HOUR + 1) })))).toEqual(["a4"]);
+      });
+
+      it("refuses a missing user id and bad paging instead of widening the query", async () => {
+        await expect(decisions.page(query({ userId: "" }))).rejects.toThrow(RangeError);
+        await expect(decisions.page({ ...query(), userId: null as unknown as string })).rejects.toThrow(RangeError);
+        await expect(decisions.page(query({ limit: -1 }))).rejects.toThrow(RangeError);
+        await expect(decisions.page(query({ offset: 0.5 }))).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe("addImages and removeImages", () => {
+      beforeEach(async () => {
+        await decisions.insertOnce(sampleDecision({ images: ["dec-1-image1"] }));
+      });
+      const images = async () => (await decisions.findById("dec-1"))?.images;
+
+      it("adds each id once, after those already there", async () => {
+        await decisions.addImages("dec-1", ["dec-1-image2", "dec-1-image1", "dec-1-image3"]);
+        expect(await images()).toEqual(["dec-1-image1", "dec-1-image2", "dec-1-image3"]);
+        await decisions.addImages("dec-1", ["dec-1-image3", "dec-1-image2"]);
+        expect(await images()).toEqual(["dec-1-image1", "dec-1-image2", "dec-1-image3"]);
+      });
+
+      it("removes only the given ids, and ids not there are no error", async () => {
+        await decisions.addImages("dec-1", ["dec-1-image2", "dec-1-image3"]);
+        await decisions.removeImages("dec-1", ["dec-1-image2", "dec-1-image9"]);
+        expect(await images()).toEqual(["dec-1-image1", "dec-1-image3"]);
+        await decisions.removeImages("dec-1", []);
+        await decisions.removeImages("missing", ["dec-1-image1"]);
+        expect(await images()).toEqual(["dec-1-image1", "dec-1-image3"]);
+      });
+
+      it("rejects adding to an unknown decision", async () => {
+        await expect(decisions.addImages("missing", ["x-image1"])).rejects.toBeInstanceOf(DecisionNotFoundError);
+        expect(await decisions.findById("missing")).toBeNull();
       });
     });
 

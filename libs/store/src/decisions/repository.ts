@@ -13,13 +13,36 @@ export interface LateVoteFields {
   error: string | null;
 }
 
+/** One page of a user's history and how many of their decisions match the filters in all. */
+export interface DecisionPage {
+  decisions: StoredDecision[];
+  total: number;
+}
+
 export interface DecisionRepository {
   /** Writes a finished decision once; a second call with the same id changes nothing and returns false. */
   insertOnce(decision: StoredDecision): Promise<boolean>;
   findById(id: string): Promise<StoredDecision | null>;
+  /**
+   * The decision if it belongs to `userId`; null for an unknown id and for another user's decision
+   * alike, so a caller cannot tell the two apart.
+   */
+  findOwned(id: string, userId: string): Promise<StoredDecision | null>;
   /** Newest first; see `DecisionListQuery` for the filters. */
   list(query: DecisionListQuery): Promise<StoredDecision[]>;
+  /**
+   * One user's decisions matching the filters, newest first, `limit` from `offset`, with the total
+   * that match (for "Showing N decisions" and paging). Only ever that user's decisions.
+   */
+  page(query: DecisionListQuery & { userId: string }): Promise<DecisionPage>;
   count(): Promise<number>;
+  /**
+   * Adds image asset ids to a decision's `images` (each once; existing ones keep their place).
+   * Rejects with `DecisionNotFoundError` when no decision has that id.
+   */
+  addImages(decisionId: string, assetIds: string[]): Promise<void>;
+  /** Removes image asset ids from a decision's `images`; an unknown decision or id is no error. */
+  removeImages(decisionId: string, assetIds: string[]): Promise<void>;
   /**
    * Merges late votes into a stored decision (used later for early finalisation): the model's
    * response, raw output, confidence and version are set; its error is set, or cleared when null.
@@ -49,7 +72,14 @@ export function createDecisionRepository(decisions: Collection<DecisionDocument>
     },
 
     async findById(id) {
-      const doc = await decisions.findOne({ _id: id });
+      const doc = await decisions.findOne({ _id: { $eq: id } });
+      return doc ? fromDecisionDocument(doc) : null;
+    },
+
+    async findOwned(id, userId) {
+      assertUserId(userId);
+      // $eq compares literally, so no id can act as a query operator.
+      const doc = await decisions.findOne({ _id: { $eq: id }, user_id: { $eq: userId } });
       return doc ? fromDecisionDocument(doc) : null;
     },
 
@@ -64,8 +94,30 @@ export function createDecisionRepository(decisions: Collection<DecisionDocument>
       return docs.map(fromDecisionDocument);
     },
 
+    async page(query) {
+      assertPaging(query);
+      assertUserId(query.userId);
+      const filter = decisionListFilter(query);
+      const [docs, total] = await Promise.all([
+        // MongoDB reads limit 0 as "no limit"; a page of 0 still answers the total.
+        query.limit === 0 ? Promise.resolve([]) : decisions.find(filter, { sort: NEWEST_FIRST, skip: query.offset, limit: query.limit }),
+        decisions.countDocuments(filter),
+      ]);
+      return { decisions: docs.map(fromDecisionDocument), total };
+    },
+
     count() {
       return decisions.countDocuments({});
+    },
+
+    async addImages(decisionId, assetIds) {
+      const result = await decisions.updateOne({ _id: { $eq: decisionId } }, { $addToSet: { images: { $each: [...assetIds] } } });
+      if (result.matchedCount === 0) throw new DecisionNotFoundError(decisionId);
+    },
+
+    async removeImages(decisionId, assetIds) {
+      if (assetIds.length === 0) return;
+      await decisions.updateOne({ _id: { $eq: decisionId } }, { $pull: { images: { $in: [...assetIds] } } });
     },
 
     async applyLateVote(id, provider, fields) {
@@ -83,6 +135,11 @@ export function createDecisionRepository(decisions: Collection<DecisionDocument>
       if (result.matchedCount === 0) throw new DecisionNotFoundError(id);
     },
   };
+}
+
+/** A history is always one user's: an empty or missing user id must never widen the query. */
+function assertUserId(userId: unknown): asserts userId is string {
+  if (typeof userId !== "string" || userId === "") throw new RangeError("A user id is required to read a user's decisions");
 }
 
 /** Provider ids become field names inside the per-model maps, so they must be safe ones. */

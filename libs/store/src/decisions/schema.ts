@@ -44,6 +44,7 @@ export const decisionSchema = new Schema(
     individual_responses: providerMap({ type: String, default: null }),
     raw_responses: providerMap({ type: String, default: null }),
     confidence_scores: providerMap({ type: Number, default: null, min: 0, max: 1 }),
+    rationales: providerMap({ type: String, default: null }),
     model_versions: providerMap(String),
     error_details: providerMap(String),
     processing_time_ms: { type: Number, default: 0, min: 0 },
@@ -52,6 +53,7 @@ export const decisionSchema = new Schema(
     user_id: nullableString,
     user_ip: nullableString,
     user_email: nullableString,
+    // Ids of the decision's image assets (the bytes live once, in image_assets), in label order.
     images: { type: [String], default: [] },
   },
   {
@@ -65,11 +67,13 @@ export const decisionSchema = new Schema(
   },
 );
 
-// A user's history and the global history, newest first (_id breaks timestamp ties, for stable paging).
+// A user's history, newest first (_id breaks timestamp ties, for stable paging). Every history
+// query pins user_id and reads newest first, often within a date range: user, then time. The other
+// filters (category, question, hasDecision) are evaluated on that one user's decisions only, so
+// they get no index of their own (one led by them would tempt MongoDB's planner to scan a popular
+// category across every user).
 decisionSchema.index({ user_id: 1, timestamp: -1, _id: -1 });
+// The whole history, newest first (list() without a user).
 decisionSchema.index({ timestamp: -1, _id: -1 });
-// Filters on the outcome and on offered categories.
-decisionSchema.index({ final_decision: 1 });
-decisionSchema.index({ categories: 1 });
 
 export const decisionsCollection = defineCollection<DecisionDocument>("decisions", decisionSchema);

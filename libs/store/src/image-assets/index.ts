@@ -1,2 +1,11 @@
 export { imageAssetsCollection, type ImageAssetDocument } from "./schema";
-export { createImageAssetRepository, describeImage, type DecisionImages, type ImageAssetRepository, type StoredImageAsset } from "./repository";
+export {
+  createImageAssetRepository,
+  describeImage,
+  imageAssetId,
+  type DecisionImages,
+  type ImageAssetRepository,
+  type LabelledImage,
+  type NewImageAsset,
+  type StoredImageAsset,
+} from "./repository";

@@ -14,6 +14,7 @@ export function sampleDecision(overrides: Partial<StoredDecision> = {}): StoredD
     individual_responses: { openai: "TypeScript", gemini: "TypeScript", claude: "Go" },
     raw_responses: { openai: "TypeScript.", gemini: "typescript", claude: "Go" },
     confidence_scores: { openai: 0.9, gemini: 0.8, claude: 0.6 },
+    rationales: { openai: "Its type system catches mistakes early.", gemini: "The team already knows it.", claude: "Go is simpler to deploy." },
     model_versions: { openai: "gpt-test", gemini: "gemini-test", claude: "claude-test" },
     error_details: {},
     processing_time_ms: 1234,

@@ -2,9 +2,10 @@ import { Schema } from "mongoose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BaseDocument } from "../../collection";
 import { defineCollection } from "../../collection-spec";
-import { isDuplicateKeyError } from "../../errors";
+import { DocumentTooLargeError, isDuplicateKeyError } from "../../errors";
 import { makeTempDir } from "../../testing/temp-dir";
-import { EmbeddedCollection } from "./embedded-collection";
+import { readFile } from "node:fs/promises";
+import { EmbeddedCollection, journalPath } from "./embedded-collection";
 
 interface Account extends BaseDocument {
   email: string;
@@ -30,6 +31,8 @@ const accountSchema = new Schema(
   { versionKey: false, strict: "throw" },
 );
 accountSchema.index({ team: 1, handle: 1 }, { unique: true });
+// Not unique, on an array: a lookup by any one tag.
+accountSchema.index({ tags: 1 });
 const accounts = defineCollection<Account>("accounts", accountSchema);
 
 const account = (id: string, overrides: Partial<Account> = {}): Account => ({
@@ -141,5 +144,83 @@ describe("EmbeddedCollection", () => {
     collection = await EmbeddedCollection.open(accounts, dir.path);
     expect(await collection.find({})).toEqual([account("a", { visits: 7 })]);
     await duplicateOf(collection.insertOne(account("x", { email: "a@example.com" })));
+  });
+
+  describe("lookups by an indexed field", () => {
+    /** How many documents mingo was handed while `run` ran. */
+    const examinedBy = async (run: () => Promise<unknown>) => {
+      const before = collection.documentsExamined;
+      await run();
+      return collection.documentsExamined - before;
+    };
+    const seed = async () => {
+      for (let n = 0; n < 200; n += 1) await collection.insertOne(account(`r${n}`, { team: "red", visits: n % 7, tags: n % 50 === 0 ? ["vip"] : [] }));
+      for (const id of ["b1", "b2", "b3"]) await collection.insertOne(account(id, { team: "blue", tags: ["vip", "new"] }));
+    };
+
+    it("hands mingo only the documents holding the value, not the whole collection", async () => {
+      await seed();
+      expect(await examinedBy(() => collection.find({ team: "blue" }))).toBe(3);
+      expect(await examinedBy(() => collection.countDocuments({ team: { $eq: "blue" }, visits: { $gte: 0 } }))).toBe(3);
+      expect(await examinedBy(() => collection.find({ $and: [{ visits: { $lt: 3 } }, { team: "blue" }] }, { sort: { _id: -1 }, limit: 2 }))).toBe(3);
+      expect(await examinedBy(() => collection.find({ tags: "vip" }))).toBe(7);
+      expect(await examinedBy(() => collection.findOne({ _id: "r150" }))).toBe(1);
+      expect(await examinedBy(() => collection.find({ _id: { $in: ["r1", "b2", "zz"] } }))).toBe(2);
+      expect(await examinedBy(() => collection.updateOne({ _id: "b1" }, { $inc: { visits: 1 } }))).toBe(1);
+      expect(await examinedBy(() => collection.deleteMany({ team: "blue", visits: 0 }))).toBe(3);
+      // With both a lookup and a narrower one, the narrower set is used.
+      expect(await examinedBy(() => collection.find({ team: "red", _id: "r7" }))).toBe(1);
+      // No equality on an indexed field: everything is examined, as before.
+      expect(await examinedBy(() => collection.find({ visits: 3 }))).toBe(201);
+      expect(await examinedBy(() => collection.find({ $or: [{ team: "blue" }] }))).toBe(201);
+    });
+
+    it("answers exactly what a full scan answers, in the same order, as documents are inserted, changed, deleted and replayed", async () => {
+      await seed();
+      await collection.insertOne(account("n1", { nickname: "neo", tags: ["vip"] }));
+      await collection.updateOne({ _id: "r0" }, { $set: { team: "blue", tags: ["new"] } });
+      await collection.updateOne({ _id: "b2" }, { $set: { team: "green" }, $push: { tags: "vip" } });
+      await collection.updateOne({ _id: "r3" }, { $set: { nickname: "trinity" } });
+      await collection.deleteMany({ _id: { $in: ["b1", "r50"] } });
+      await collection.insertOne(account("b1", { team: "blue" }));
+      const filters = [
+        { team: "blue" },
+        { team: "red", visits: { $gt: 4 } },
+        { team: "green" },
+        { team: { $in: ["green", "blue"] } },
+        { tags: "vip" },
+        { tags: "new" },
+        { nickname: null },
+        { nickname: "trinity" },
+        { team: 1 },
+      ];
+      const compare = async () => {
+        for (const filter of filters) {
+          // Wrapped in $or the same filter cannot use a lookup: mingo scans every document.
+          const scanned = await collection.find({ $or: [filter] });
+          expect(await collection.find(filter), JSON.stringify(filter)).toEqual(scanned);
+          expect(await collection.countDocuments(filter)).toBe(scanned.length);
+          expect(await collection.findOne(filter)).toEqual(scanned[0] ?? null);
+        }
+      };
+      await compare();
+      expect((await collection.find({ team: "blue" })).map((doc) => doc._id)).toEqual(["r0", "b3", "b1"]);
+      await collection.close();
+      collection = await EmbeddedCollection.open(accounts, dir.path);
+      await compare();
+      expect(await examinedBy(() => collection.find({ team: "blue" }))).toBe(3);
+    });
+  });
+
+  it("refuses an update that would take a document over 16 MiB, changing nothing", async () => {
+    await collection.insertOne(account("a"));
+    const journal = await readFile(journalPath(dir.path, "accounts"), "utf8");
+    const error = await collection.updateOne({ _id: "a" }, { $push: { tags: "x".repeat(17 * 1024 * 1024) } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DocumentTooLargeError);
+    expect(error).toMatchObject({ code: 10334, message: "Resulting document after update is larger than 16777216" });
+    expect(await collection.findOne({ _id: "a" })).toEqual(account("a"));
+    expect(await readFile(journalPath(dir.path, "accounts"), "utf8")).toBe(journal);
+    await expect(collection.insertOne(account("big", { handle: "y".repeat(16 * 1024 * 1024) }))).rejects.toThrow(/object to insert too large. size in bytes: \d+, max size: 16777216/);
+    expect(await collection.countDocuments()).toBe(1);
   });
 });

@@ -6,11 +6,13 @@ import type { BaseDocument, Collection, Filter, FindOptions, Pipeline, Update, U
 import type { CollectionSpec } from "../../collection-spec";
 import { assertUpdateDocument } from "../../update-document";
 import { applyUpdate, upsertSeed } from "./apply-update";
+import { assertDocumentSize } from "./document-size";
 import { compactJournal } from "./journal-compaction";
 import { replayJournal } from "./journal-replay";
 import { JournalWriter } from "./journal-writer";
 import { MINGO_OPTIONS } from "./mingo-options";
 import { castAndValidate, detachedModel } from "./schema-models";
+import { SecondaryIndexes } from "./secondary-indexes";
 import { UniqueIndexes } from "./unique-indexes";
 import { WriteQueue } from "./write-queue";
 
@@ -26,36 +28,54 @@ export interface EmbeddedCollectionOptions {
  * A `Collection` held in memory: the mongoose schema casts and validates, mingo evaluates filters,
  * updates and pipelines, unique indexes are checked in process, and every write is journaled and
  * fsynced before it is applied and acknowledged. Writes run one at a time, in call order.
+ * Equality on `_id` or on a field leading a declared index narrows the documents mingo looks at
+ * (see `SecondaryIndexes`); documents over MongoDB's 16 MiB limit are refused, as MongoDB does.
  */
 export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection<TDoc> {
   readonly #queue = new WriteQueue();
   #closed = false;
   #closing: Promise<void> | null = null;
+  #examined = 0;
 
   private constructor(
     readonly name: string,
     private readonly model: Model<BaseDocument>,
     private readonly docs: Map<string, TDoc>,
     private readonly unique: UniqueIndexes,
+    private readonly lookups: SecondaryIndexes,
     private readonly journal: JournalWriter,
   ) {}
 
-  /** Replays the journal, compacts it into a snapshot, then opens it for appends. */
+  /** Replays the journal, compacts it into a snapshot (unless it already is one), then opens it for appends. */
   static async open<TDoc extends BaseDocument>(spec: CollectionSpec<TDoc>, dataDir: string, options: EmbeddedCollectionOptions = {}): Promise<EmbeddedCollection<TDoc>> {
     const path = journalPath(dataDir, spec.name);
-    const { docs, ignoredTornTail } = await replayJournal<TDoc>(path);
+    const { docs, ignoredTornTail, isSnapshot, lines } = await replayJournal<TDoc>(path);
     if (ignoredTornTail) options.onWarning?.(`Ignored an incomplete last line in ${path} (an unacknowledged write cut off by a crash)`);
     const unique = UniqueIndexes.fromSchema(spec.name, spec.schema);
-    for (const doc of docs.values()) unique.add(doc);
-    await compactJournal(path, docs.values());
+    const lookups = SecondaryIndexes.fromSchema(spec.schema);
+    for (const doc of docs.values()) {
+      unique.add(doc);
+      lookups.add(doc);
+    }
+    // Rewriting a journal that is already one line per live document would only cost start-up time.
+    if (!isSnapshot) await compactJournal(path, docs.values(), lines);
     const journal = await JournalWriter.open(path);
-    return new EmbeddedCollection(spec.name, detachedModel(spec.name, spec.schema), docs, unique, journal);
+    return new EmbeddedCollection(spec.name, detachedModel(spec.name, spec.schema), docs, unique, lookups, journal);
+  }
+
+  /**
+   * How many documents have been handed to mingo as candidates since open (like MongoDB's "docs
+   * examined"): shows whether queries were answered from a lookup table or by scanning everything.
+   */
+  get documentsExamined(): number {
+    return this.#examined;
   }
 
   async insertOne(doc: TDoc): Promise<void> {
     // Queued at call time (validation included), so a close() called later waits for this write.
     await this.#write(async () => {
       const stored = await castAndValidate<TDoc>(this.model, doc);
+      assertDocumentSize(this.name, stored, "insert");
       this.unique.assertAvailable(stored);
       await this.#put(stored);
     });
@@ -68,7 +88,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
 
   async find(filter: Filter, options: FindOptions = {}): Promise<TDoc[]> {
     this.#assertOpen();
-    const cursor = find<TDoc, TDoc>([...this.docs.values()], filter as Criteria<TDoc>, options.projection as Projection<TDoc> | undefined, MINGO_OPTIONS);
+    const cursor = find<TDoc, TDoc>(this.#candidates(filter), filter as Criteria<TDoc>, options.projection as Projection<TDoc> | undefined, MINGO_OPTIONS);
     if (options.sort) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
@@ -84,6 +104,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
       const { doc, changed } = applyUpdate(current, update, false);
       if (!changed) return { matchedCount: 1, modifiedCount: 0, upsertedId: null };
       const stored = await castAndValidate<TDoc>(this.model, doc);
+      assertDocumentSize(this.name, stored, "update");
       this.unique.assertAvailable(stored, current._id);
       await this.#put(stored, current);
       return { matchedCount: 1, modifiedCount: 1, upsertedId: null };
@@ -94,11 +115,12 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     this.#assertOpen();
     return this.#write(async () => {
       const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
-      const doomed = [...this.docs.values()].filter((doc) => query.test(doc));
+      const doomed = this.#candidates(filter).filter((doc) => query.test(doc));
       if (doomed.length === 0) return 0;
       await this.journal.append({ op: "del", ids: doomed.map((doc) => doc._id) });
       for (const doc of doomed) {
         this.unique.remove(doc);
+        this.lookups.remove(doc);
         this.docs.delete(doc._id);
       }
       return doomed.length;
@@ -109,12 +131,13 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     this.#assertOpen();
     const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
     let count = 0;
-    for (const doc of this.docs.values()) if (query.test(doc)) count += 1;
+    for (const doc of this.#candidates(filter)) if (query.test(doc)) count += 1;
     return count;
   }
 
   async aggregate<TResult = Record<string, unknown>>(pipeline: Pipeline): Promise<TResult[]> {
     this.#assertOpen();
+    this.#examined += this.docs.size;
     return structuredClone(aggregate([...this.docs.values()], pipeline, MINGO_OPTIONS)) as TResult[];
   }
 
@@ -131,6 +154,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     const seed = { _id: new Types.ObjectId().toHexString(), ...upsertSeed(filter) } as TDoc;
     const { doc } = applyUpdate(seed, update, true);
     const stored = await castAndValidate<TDoc>(this.model, doc);
+    assertDocumentSize(this.name, stored, "insert");
     this.unique.assertAvailable(stored);
     await this.#put(stored);
     return { matchedCount: 0, modifiedCount: 0, upsertedId: stored._id };
@@ -139,15 +163,39 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
   /** Journal first (fsynced), then memory: an acknowledged write is always on disk. */
   async #put(doc: TDoc, previous?: TDoc): Promise<void> {
     await this.journal.append({ op: "put", doc });
-    if (previous) this.unique.remove(previous);
+    if (previous) {
+      this.unique.remove(previous);
+      this.lookups.replace(previous, doc);
+    } else {
+      this.lookups.add(doc);
+    }
     this.unique.add(doc);
     this.docs.set(doc._id, doc);
   }
 
   #firstMatch(filter: Filter): TDoc | undefined {
     const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
-    for (const doc of this.docs.values()) if (query.test(doc)) return doc;
+    for (const doc of this.#candidates(filter)) if (query.test(doc)) return doc;
     return undefined;
+  }
+
+  /**
+   * The documents `filter` can match, in the collection's order: those a lookup table names when
+   * the filter pins an indexed field (or `_id`), else all of them. Counted in `documentsExamined`.
+   */
+  #candidates(filter: Filter): TDoc[] {
+    const ids = this.lookups.candidates(filter);
+    let docs: TDoc[];
+    if (ids === null) docs = Array.from(this.docs.values());
+    else {
+      docs = [];
+      for (const id of ids) {
+        const doc = this.docs.get(id);
+        if (doc) docs.push(doc);
+      }
+    }
+    this.#examined += docs.length;
+    return docs;
   }
 
   #write<T>(task: () => Promise<T>): Promise<T> {

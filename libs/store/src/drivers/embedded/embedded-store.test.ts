@@ -73,6 +73,26 @@ describe("embedded store", () => {
     expect((await second.decisions.findById("dec-1"))?.model_versions.claude).toBe("v4");
   });
 
+  it("leaves a journal that is already a snapshot as it is at open, and rewrites one missing its final newline", async () => {
+    const first = await openHere();
+    await first.decisions.insertOnce(sampleDecision({ id: "a" }));
+    await first.decisions.insertOnce(sampleDecision({ id: "b" }));
+    await first.close();
+    const before = await stat(journal());
+
+    const second = await openHere();
+    // Not rewritten: same file (a compaction renames a new one over it).
+    expect((await stat(journal())).ino).toBe(before.ino);
+    await second.close();
+
+    await writeFile(journal(), (await readFile(journal(), "utf8")).trimEnd());
+    const third = await openHere();
+    await third.decisions.insertOnce(sampleDecision({ id: "c" }));
+    await third.close();
+    expect(await journalLines()).toHaveLength(3);
+    expect(await (await openHere()).decisions.count()).toBe(3);
+  });
+
   it("ignores a torn last line (a crash mid-append) and keeps working", async () => {
     const first = await openHere();
     await first.decisions.insertOnce(sampleDecision({ id: "a" }));

@@ -81,7 +81,9 @@ function indexKeys(index: UniqueIndex, doc: BaseDocument): IndexKey[] {
   const keys = new Map<string, IndexKey>();
   for (const values of cartesian(perField)) {
     const normalised = values.map((value) => (value === undefined ? null : value));
-    const encoded = encodeEjson(normalised);
+    // Strings, booleans and null encode the same in JSON and Extended JSON; JSON.stringify is much
+    // cheaper, and every document's _id is keyed this way at start-up.
+    const encoded = normalised.every(isJsonScalar) ? JSON.stringify(normalised) : encodeEjson(normalised);
     keys.set(encoded, { encoded, values: normalised });
   }
   return [...keys.values()];
@@ -101,4 +103,8 @@ function valuesAtPath(value: unknown, segments: string[]): unknown[] {
 
 function cartesian(lists: unknown[][]): unknown[][] {
   return lists.reduce<unknown[][]>((combos, list) => combos.flatMap((combo) => list.map((value) => [...combo, value])), [[]]);
+}
+
+function isJsonScalar(value: unknown): boolean {
+  return value === null || typeof value === "string" || typeof value === "boolean";
 }

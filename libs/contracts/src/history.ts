@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { LIMITS } from "./limits";
+import type { StoredDecision } from "./stored-decision";
+
+/** Texts of the decision-history endpoints and pages (specification section 8 where it words them). */
+export const HISTORY_MESSAGES = {
+  notFound: "Decision not found",
+  listed: (count: number) => (count === 1 ? "Found 1 decision." : `Found ${count} decisions.`),
+  found: "Decision found.",
+  /** Dashboard (specification section 8). */
+  sessionExpired: "Your session has expired. Please sign in again.",
+  authRequired: "Authentication required to access decision history",
+  fetchFailed: "Failed to fetch dashboard data",
+  /** Decision detail (specification section 8). */
+  detailAuthRequired: "Authentication required to view decision details",
+  idRequired: "Decision ID is required",
+  detailFetchFailed: "Failed to fetch decision details",
+} as const;
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A date bound of the history filters: an ISO 8601 date-time is that instant; a bare date
+ * (YYYY-MM-DD) is a whole UTC day, so `dateFrom` takes its first millisecond and `dateTo` its last
+ * (both bounds are inclusive). The web app sends the user's local day as two date-times.
+ */
+function dateBound(name: string, edge: "start" | "end") {
+  return z
+    .string({ error: `${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time.` })
+    .max(40, `${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time.`)
+    .transform((value, ctx) => {
+      const trimmed = value.trim();
+      const dateOnly = DATE_ONLY.test(trimmed);
+      const parsed = dateOnly
+        ? new Date(`${trimmed}T${edge === "start" ? "00:00:00.000" : "23:59:59.999"}Z`)
+        : /^\d{4}-\d{2}-\d{2}T/.test(trimmed)
+          ? new Date(trimmed)
+          : new Date(Number.NaN);
+      // `new Date("2024-02-31")` rolls over to March: a bare date must survive the round trip.
+      if (Number.isNaN(parsed.getTime()) || (dateOnly && parsed.toISOString().slice(0, 10) !== trimmed)) {
+        ctx.addIssue({ code: "custom", message: `${name} must be a date (YYYY-MM-DD) or an ISO 8601 date-time.` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+}
+
+function wholeNumber(name: string, max: number) {
+  const message = `${name} must be a whole number from 0 to ${max}.`;
+  return z
+    .string({ error: message })
+    .regex(/^\d{1,9}$/, message)
+    .transform(Number)
+    .pipe(z.number().int().min(0, message).max(max, message));
+}
+
+function text(name: string, max: number) {
+  return z.string({ error: `${name} must be text.` }).max(max, `${name} must be at most ${max} characters.`);
+}
+
+/**
+ * Query of GET /api/decision-history (specification section 7). Every value arrives as one string;
+ * a repeated parameter (an array) or anything else is a 400, so no value can become a query operator.
+ */
+export const DecisionHistoryQuerySchema = z
+  .object({
+    limit: wholeNumber("limit", LIMITS.maxHistoryPageSize).default(LIMITS.historyPageSize),
+    offset: wholeNumber("offset", LIMITS.maxHistoryOffset).default(0),
+    /** An offered category or the final decision, exactly. */
+    category: text("category", LIMITS.maxCategoryLength).optional(),
+    /** A case-insensitive substring of the question, taken literally. */
+    question: text("question", LIMITS.maxQuestionLength).optional(),
+    dateFrom: dateBound("dateFrom", "start").optional(),
+    dateTo: dateBound("dateTo", "end").optional(),
+    hasDecision: z
+      .enum(["true", "false"], { error: "hasDecision must be true or false." })
+      .transform((value) => value === "true")
+      .optional(),
+  })
+  .refine((q) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo, { message: "dateFrom must not be after dateTo.", path: ["dateFrom"] });
+export type DecisionHistoryQuery = z.output<typeof DecisionHistoryQuerySchema>;
+/** The query as a client writes it (all strings; omitted = default). */
+export type DecisionHistoryQueryInput = z.input<typeof DecisionHistoryQuerySchema>;
+
+/**
+ * Decision history item (specification section 3) as the API answers it. `images` are the ids of the
+ * decision's image assets (the bytes are stored once, as assets; read them with the image-asset API).
+ * `rationales` holds each model's one-sentence reason.
+ */
+export const DecisionHistoryItemSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  timestamp: z.string(),
+  categories: z.array(z.string()),
+  final_decision: z.string().nullable(),
+  vote_counts: z.record(z.string(), z.number()),
+  total_votes: z.number().int().nonnegative(),
+  context_explanation: z.string(),
+  individual_responses: z.record(z.string(), z.string().nullable()),
+  raw_responses: z.record(z.string(), z.string().nullable()),
+  confidence_scores: z.record(z.string(), z.number().nullable()),
+  rationales: z.record(z.string(), z.string().nullable()),
+  model_versions: z.record(z.string(), z.string()),
+  error_details: z.record(z.string(), z.string()),
+  processing_time_ms: z.number().nonnegative().nullable(),
+  ensemble_mode: z.string(),
+  is_authenticated: z.boolean(),
+  user_ip: z.string().nullable(),
+  user_email: z.string().nullable(),
+  images: z.array(z.string()),
+});
+export type DecisionHistoryItem = z.infer<typeof DecisionHistoryItemSchema>;
+
+/** GET /api/decision-history: a page of the caller's decisions, newest first, and how many match in all. */
+export const DecisionHistoryListResponseSchema = z.object({
+  success: z.boolean(),
+  decisions: z.array(DecisionHistoryItemSchema),
+  message: z.string(),
+  total: z.number().int().nonnegative(),
+  limit: z.number().int().nonnegative(),
+  offset: z.number().int().nonnegative(),
+});
+export type DecisionHistoryListResponse = z.infer<typeof DecisionHistoryListResponseSchema>;
+
+/** GET /api/decision-history/{id}. */
+export const DecisionHistoryDetailResponseSchema = z.object({
+  success: z.boolean(),
+  decision: DecisionHistoryItemSchema,
+  message: z.string(),
+});
+export type DecisionHistoryDetailResponse = z.infer<typeof DecisionHistoryDetailResponseSchema>;
+
+/** The API form of a stored decision (the owner's view: no user id). */
+export function toDecisionHistoryItem(decision: StoredDecision): DecisionHistoryItem {
+  return {
+    id: decision.id,
+    question: decision.question,
+    timestamp: decision.timestamp.toISOString(),
+    categories: decision.categories,
+    final_decision: decision.final_decision,
+    vote_counts: decision.vote_counts,
+    total_votes: decision.total_votes,
+    context_explanation: decision.context_explanation,
+    individual_responses: decision.individual_responses,
+    raw_responses: decision.raw_responses,
+    confidence_scores: decision.confidence_scores,
+    rationales: decision.rationales,
+    model_versions: decision.model_versions,
+    error_details: decision.error_details,
+    processing_time_ms: decision.processing_time_ms,
+    ensemble_mode: decision.ensemble_mode,
+    is_authenticated: decision.is_authenticated,
+    user_ip: decision.user_ip,
+    user_email: decision.user_email,
+    images: decision.images,
+  };
+}
