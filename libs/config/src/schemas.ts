@@ -73,6 +73,12 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   HOST: z.string().default("127.0.0.1"),
   /** How long an HTTP decision request waits for its final result. */
   DECISION_TIMEOUT_MS: intFromEnv(90_000, 1000),
+  /**
+   * Life of a decision's images in Redis while its votes run (they are stored once there, by
+   * reference, and deleted when the decision is written); must cover DECISION_TIMEOUT_MS plus the
+   * retries of writing the decision (the gateway checks at start).
+   */
+  IMAGE_TTL_SECONDS: intFromEnv(3600, 1),
   /** Largest JSON body: three 10 MB images in base64 plus the question. */
   BODY_LIMIT_MB: intFromEnv(45, 1),
   /** Comma-separated origins allowed by CORS; empty means same-origin only. */

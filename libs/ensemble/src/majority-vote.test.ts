@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { explainDecision, isDecided, majorityVote, type Ballot } from "./index";
+import { isDecided, majorityVote, type Ballot } from "./index";
 
 const ballot = (provider: string, category: string, confidence: number | null = null, weight = 1): Ballot => ({
   provider,
@@ -21,6 +21,7 @@ describe("majorityVote", () => {
     const tally = majorityVote(["A", "B"], [ballot("a", "A", 0.6), ballot("b", "B", 0.9)]);
     expect(tally.final_decision).toBe("B");
     expect(tally.leaders).toEqual(["A", "B"]);
+    expect(tally.confidence).toEqual({ A: 0.6, B: 0.9 });
   });
 
   it("breaks a full tie on the order of the categories, whatever the order of the votes", () => {
@@ -68,27 +69,5 @@ describe("isDecided", () => {
 
   it("is never decided without a valid vote", () => {
     expect(isDecided(majorityVote(["A", "B"], []), 0)).toBe(false);
-  });
-});
-
-describe("explainDecision", () => {
-  it("states the outcome and each model's reason", () => {
-    const tally = majorityVote(["Yes", "No"], [ballot("a", "Yes"), ballot("b", "Yes")]);
-    const text = explainDecision(
-      tally,
-      [
-        { label: "Model A", category: "Yes", rationale: "It is sunny.", error: null },
-        { label: "Model B", category: "Yes", rationale: "Warm enough.", error: null },
-        { label: "Model C", category: null, rationale: null, error: "timed out" },
-      ],
-      "none",
-    );
-    expect(text).toBe(
-      '"Yes" won with 2 of 2 valid votes. Model A chose "Yes": It is sunny. Model B chose "Yes": Warm enough. Model C gave no valid vote (timed out).',
-    );
-  });
-
-  it("uses the no-decision text when nobody voted", () => {
-    expect(explainDecision(majorityVote(["Yes", "No"], []), [], "No valid decision")).toBe("No valid decision");
   });
 });

@@ -17,6 +17,8 @@ export interface Tally {
   scores: Record<string, number>;
   /** Categories that shared the top score before the tie-break (one entry when there was no tie). */
   leaders: string[];
+  /** Summed confidence of the votes for each category: the first tie-break. */
+  confidence: Record<string, number>;
 }
 
 /**
@@ -41,13 +43,13 @@ export function majorityVote(categories: readonly string[], ballots: readonly Ba
     confidence[ballot.category]! += ballot.confidence ?? 0;
     total_votes += 1;
   }
-  if (total_votes === 0) return { final_decision: null, vote_counts, total_votes, scores, leaders: [] };
+  if (total_votes === 0) return { final_decision: null, vote_counts, total_votes, scores, leaders: [], confidence };
 
   const top = Math.max(...categories.map((c) => scores[c]!));
   const leaders = categories.filter((c) => scores[c] === top && vote_counts[c]! > 0);
   const bestConfidence = Math.max(...leaders.map((c) => confidence[c]!));
   const final_decision = leaders.find((c) => confidence[c] === bestConfidence) ?? null;
-  return { final_decision, vote_counts, total_votes, scores, leaders };
+  return { final_decision, vote_counts, total_votes, scores, leaders, confidence };
 }
 
 /**

@@ -15,8 +15,8 @@ const voteSchema = {
 const post = (path: string, body: unknown): Promise<Response> =>
   fetch(`${emu.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
 
-const openaiBody = (question: string, images = 0) => ({
-  model: "gpt-4o",
+const openaiBody = (question: string, images = 0, model = "gpt-4o") => ({
+  model,
   messages: [
     { role: "system", content: "system prompt, not part of the question" },
     { role: "user", content: [{ type: "text", text: question }, ...Array.from({ length: images }, () => ({ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }))] },
@@ -24,15 +24,15 @@ const openaiBody = (question: string, images = 0) => ({
   response_format: { type: "json_schema", json_schema: { name: "vote", strict: true, schema: voteSchema } },
 });
 
-async function openaiVote(question: string): Promise<{ status: number; answer: Record<string, unknown> | null; body: Record<string, unknown> }> {
-  const res = await post("/v1/chat/completions", openaiBody(question));
+async function openaiVote(question: string, model?: string): Promise<{ status: number; answer: Record<string, unknown> | null; body: Record<string, unknown> }> {
+  const res = await post("/v1/chat/completions", openaiBody(question, 0, model));
   const body = (await res.json()) as Record<string, unknown>;
   const choices = body["choices"] as { message: { content: string } }[] | undefined;
   return { status: res.status, answer: choices ? (JSON.parse(choices[0]!.message.content) as Record<string, unknown>) : null, body };
 }
 
 describe("default answers", () => {
-  it("are deterministic per (model, question), within the enum and labelled simulated", async () => {
+  it("are deterministic per (model, question), within the enum, with a reason naming the answer", async () => {
     const first = await openaiVote("Should I buy the red bike?");
     const again = await openaiVote("Should I buy the red bike?");
     expect(first.status).toBe(200);
@@ -40,8 +40,26 @@ describe("default answers", () => {
     expect(CATEGORIES).toContain(first.answer!["category"]);
     expect(first.answer!["confidence"]).toBeGreaterThanOrEqual(0.55);
     expect(first.answer!["confidence"]).toBeLessThanOrEqual(0.95);
-    expect(String(first.answer!["rationale"])).toMatch(/simulated/i);
+    expect(String(first.answer!["rationale"])).toContain(String(first.answer!["category"]));
+    expect(String(first.answer!["rationale"])).toMatch(/^[^.]+\.$/); // one sentence
     expect(first.body).toMatchObject({ object: "chat.completion", model: "gpt-4o", choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant" } }] });
+  });
+
+  it("give each model its own reason, so three simulated models do not repeat one sentence", async () => {
+    const reasons = [];
+    for (const model of ["gpt-4o", "gemini-2.5-flash", "claude-sonnet-4-6"]) {
+      reasons.push(String((await openaiVote("Should we ship the release this Friday?", model)).answer!["rationale"]));
+    }
+    expect(new Set(reasons).size).toBe(3);
+  });
+
+  it("word the reason differently across questions", async () => {
+    const reasons = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const { answer } = await openaiVote(`question ${i}`);
+      reasons.add(String(answer!["rationale"]).replace(String(answer!["category"]), "{category}"));
+    }
+    expect(reasons.size).toBeGreaterThan(5);
   });
 
   it("spread over the enum across questions", async () => {

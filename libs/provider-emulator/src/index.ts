@@ -7,4 +7,4 @@ export {
   type EmulatorResponse,
   type EmulatorVendor,
 } from "./rules";
-export { generateFromSchema, seededRng, SIMULATED_RATIONALE, type AnswerOverrides } from "./schema-walker";
+export { generateFromSchema, seededRng, simulatedRationale, SIMULATED_RATIONALE, type AnswerOverrides } from "./schema-walker";

@@ -37,7 +37,37 @@ const CATEGORY_WORDS = [
   "Skip it",
 ];
 
+/** Free-text answers (no output schema) say plainly that no real model answered. */
 export const SIMULATED_RATIONALE = "Simulated answer from the provider emulator; no real model was consulted.";
+
+/**
+ * A simulated vote's reason: one sentence naming the chosen category, put together from a lead
+ * and a clause. Both are drawn from the answer's own RNG (seeded by model and prompt), so it is
+ * deterministic, and three simulated models answering one question rarely share a sentence
+ * (48 combinations) and never when their categories differ.
+ */
+const LEADS: readonly ((category: string) => string)[] = [
+  (c) => `${c} fits best`,
+  (c) => `${c} is the sounder pick`,
+  (c) => `${c} comes out ahead`,
+  (c) => `I lean towards ${c}`,
+  (c) => `${c} is the better call`,
+  (c) => `${c} edges it`,
+  (c) => `${c} makes the most sense`,
+  (c) => `${c} looks right`,
+];
+const CLAUSES = [
+  "given how the question is framed.",
+  "on the information available.",
+  "once the trade-offs are weighed.",
+  "since it carries the least risk.",
+  "as it answers the question most directly.",
+  "because the alternatives have clearer downsides.",
+];
+
+export function simulatedRationale(category: string, rng: Rng): string {
+  return `${pick(LEADS, rng)(category)} ${pick(CLAUSES, rng)}`;
+}
 
 type Schema = Record<string, unknown>;
 
@@ -61,6 +91,7 @@ const num = (value: unknown): number | null => (typeof value === "number" && Num
 /**
  * Produces a value conforming to `schema`: enums pick a member, objects fill every property,
  * arrays get 1-3 items (within minItems/maxItems). Overrides replace the first field of their name.
+ * An object with a `category` and a generated `rationale` gets a reason naming that category.
  */
 export function generateFromSchema(schema: unknown, rng: Rng, overrides: AnswerOverrides = {}): unknown {
   const pending = new Map<string, unknown>(Object.entries(overrides).filter(([, v]) => v !== undefined));
@@ -87,7 +118,11 @@ function walk(schema: unknown, rng: Rng, pending: Map<string, unknown>, field: s
     case "object": {
       const properties = isSchema(schema["properties"]) ? schema["properties"] : {};
       const out: Record<string, unknown> = {};
+      const pinnedRationale = pending.has("rationale");
       for (const [name, sub] of Object.entries(properties)) out[name] = walk(sub, rng, pending, name);
+      if ("rationale" in properties && !pinnedRationale && typeof out["category"] === "string" && typeof out["rationale"] === "string") {
+        out["rationale"] = simulatedRationale(out["category"].trim() || "This answer", rng);
+      }
       return out;
     }
     case "array": {

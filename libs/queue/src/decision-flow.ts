@@ -10,9 +10,17 @@ import {
 } from "@sd/contracts";
 import { voteJobOptions } from "./vote-policy";
 
+/** Attempts at writing a decision: the store may be briefly unreachable. */
+const AGGREGATE_ATTEMPTS = 5;
+const AGGREGATE_BACKOFF_MS = 1000;
+
+/** Longest the aggregate job's retries can add after the votes are in (exponential backoff between its attempts). */
+export const AGGREGATE_RETRY_WINDOW_MS = Array.from({ length: AGGREGATE_ATTEMPTS - 1 }, (_, i) => AGGREGATE_BACKOFF_MS * 2 ** i).reduce((a, b) => a + b, 0);
+
 /**
  * The gateway's side of the pipeline: one BullMQ flow per decision (a parent on the aggregate
- * queue, one child vote per provider) and a wait for the aggregator's result.
+ * queue, one child vote per provider) and a wait for the aggregator's result. Jobs carry image
+ * references (see ImageStash), never image bytes.
  */
 export class DecisionFlow {
   private readonly producer: FlowProducer;
@@ -45,8 +53,8 @@ export class DecisionFlow {
       opts: {
         jobId: decision.decision_id,
         // Writing the decision may meet a store outage: retry it rather than lose the decision.
-        attempts: 5,
-        backoff: { type: "exponential", delay: 1000 },
+        attempts: AGGREGATE_ATTEMPTS,
+        backoff: { type: "exponential", delay: AGGREGATE_BACKOFF_MS },
         removeOnComplete: { age: 3600, count: 5000 },
         removeOnFail: { age: 24 * 3600 },
       },

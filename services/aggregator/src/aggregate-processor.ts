@@ -1,5 +1,6 @@
 import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
-import type { Job, LiveEvents } from "@sd/queue";
+import { finalEvent, historyDecisionEvent, type LiveEvents } from "@sd/live";
+import type { ImageStash, Job } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { decisionsTotal, type Logger } from "@sd/telemetry";
 import { buildDecisionRecord, collectVotes } from "./decision-record";
@@ -9,12 +10,40 @@ export interface ProviderNames {
   model(provider: string): string;
 }
 
+export interface AggregateDeps {
+  store: Store;
+  images: ImageStash;
+  live: LiveEvents;
+  names: ProviderNames;
+  logger: Logger;
+}
+
 /**
  * Tallies a decision once all its votes are in and writes it exactly once: if this job is run
- * again (a crash after the write), the stored decision is kept and answered as it is. For a
- * signed-in user (`user_id` set) the images are also stored as image assets, once.
+ * again (a crash after the write), the stored decision is kept and answered as it is. A signed-in
+ * user's images (`user_id` set) are first stored once, as their image assets, and the decision
+ * keeps the assets' ids; an anonymous decision keeps no image. Once the decision is written its
+ * images leave Redis, and the owner's open dashboards are told.
  */
-export function createAggregateProcessor(store: Store, events: LiveEvents, names: ProviderNames, logger: Logger) {
+export function createAggregateProcessor({ store, images, live, names, logger }: AggregateDeps) {
+  /** The decision's image assets; idempotent per decision and label, so a rerun gets the same ids. */
+  const saveImageAssets = async (data: AggregateJob, userId: string): Promise<string[]> => {
+    if (data.images.length === 0) return [];
+    const bytes = await images.read(data.images);
+    const present = data.images.flatMap((ref, i) => {
+      const image = bytes[i];
+      return image == null ? [] : [{ label: ref.label, data: image }];
+    });
+    if (present.length < data.images.length) {
+      // Gone from Redis: a rerun after the decision was written (its images were deleted then), or they expired.
+      const written = await store.decisions.findById(data.decision_id);
+      if (written) return written.images;
+      logger.warn({ decision_id: data.decision_id, missing: data.images.length - present.length }, "some images expired before the decision was stored");
+      if (present.length === 0) return [];
+    }
+    return store.imageAssets.saveForDecision({ decisionId: data.decision_id, userId, images: present, createdAt: new Date(data.received_at) });
+  };
+
   return async (job: Job<AggregateJob, DecisionResponse>): Promise<DecisionResponse> => {
     const data = AggregateJobSchema.parse(job.data);
     const [values, failures] = await Promise.all([
@@ -22,17 +51,16 @@ export function createAggregateProcessor(store: Store, events: LiveEvents, names
       job.getIgnoredChildrenFailures(),
     ]);
     const votes = collectVotes(data, values, failures, (p) => names.model(p));
-    const record = buildDecisionRecord(data, votes, (p) => names.label(p), Date.now());
+    const assetIds = data.user_id === null ? [] : await saveImageAssets(data, data.user_id);
+    const record = buildDecisionRecord(data, votes, (p) => names.label(p), Date.now(), assetIds);
     const inserted = await store.decisions.insertOnce(record);
     const stored = inserted ? record : ((await store.decisions.findById(record.id)) ?? record);
-    // A signed-in user's images become their image assets, tied to the decision. Also on a rerun
-    // after a crash between the two writes: the assets are idempotent per decision and label.
-    if (data.user_id !== null && data.images.length > 0) {
-      await store.imageAssets.saveForDecision({ decisionId: data.decision_id, userId: data.user_id, images: data.images, createdAt: stored.timestamp });
-    }
+    // Every vote is in and the assets hold what must be kept: the images have no reader left.
+    await images.delete(data.images);
     const response = toDecisionResponse(stored);
     if (inserted) decisionsTotal.inc({ outcome: stored.final_decision === null ? "no_decision" : "decided" });
-    if (data.request_id) events.final({ ...response, request_id: data.request_id });
+    if (data.request_id) live.final(finalEvent(data.request_id, response));
+    if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
     logger.info(
       { decision_id: stored.id, final_decision: stored.final_decision, total_votes: stored.total_votes, processing_time_ms: stored.processing_time_ms },
       "decision finished",

@@ -35,12 +35,16 @@ export function collectVotes(
   });
 }
 
-/** The decision history item for a finished decision (specification section 3). */
+/**
+ * The decision history item for a finished decision (specification section 3). `imageAssetIds`
+ * are the ids of its images stored as the user's image assets (none for an anonymous decision).
+ */
 export function buildDecisionRecord(
   job: AggregateJob,
   votes: readonly Vote[],
   labelOf: (provider: string) => string,
   finishedAt: number,
+  imageAssetIds: readonly string[],
 ): StoredDecision {
   const valid = votes.filter((v) => v.status === "success" && v.category !== null);
   const tally = majorityVote(
@@ -68,6 +72,7 @@ export function buildDecisionRecord(
     individual_responses: perProvider((v) => v.category),
     raw_responses: perProvider((v) => v.raw_response),
     confidence_scores: perProvider((v) => v.confidence),
+    rationales: perProvider((v) => v.rationale),
     model_versions: perProvider((v) => v.model_version),
     error_details,
     processing_time_ms: Math.max(0, finishedAt - job.received_at),
@@ -76,6 +81,6 @@ export function buildDecisionRecord(
     user_id: job.user_id,
     user_ip: job.user_ip,
     user_email: job.user_email,
-    images: job.images,
+    images: [...imageAssetIds],
   };
 }

@@ -1,6 +1,7 @@
 import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse, type ProviderConfig } from "@sd/contracts";
 import type { AggregatorEnv } from "@sd/config";
-import { LiveEvents, createRedis, createWorker } from "@sd/queue";
+import { LiveEvents } from "@sd/live";
+import { ImageStash, createRedis, createWorker } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
@@ -18,7 +19,6 @@ export async function startAggregator(
   logger: Logger,
 ): Promise<Aggregator> {
   const connection = createRedis(env.REDIS_URL, "aggregator");
-  const events = new LiveEvents(connection, env.QUEUE_PREFIX);
   // A provider unknown here (configured on the gateway only) is shown by its id.
   const known = new Map(providers.map((p) => [p.id, p]));
   const names: ProviderNames = {
@@ -27,7 +27,7 @@ export async function startAggregator(
   };
   const worker = createWorker<AggregateJob, DecisionResponse>(
     AGGREGATE_QUEUE,
-    createAggregateProcessor(store, events, names, logger),
+    createAggregateProcessor({ store, images: new ImageStash(connection, env.QUEUE_PREFIX), live: new LiveEvents(connection, env.QUEUE_PREFIX), names, logger }),
     { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS },
   );
   worker.on("error", (error) => logger.error({ err: error }, "aggregator error"));

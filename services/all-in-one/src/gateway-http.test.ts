@@ -154,6 +154,15 @@ describe("operations endpoints", () => {
   });
 });
 
+describe("configuration", () => {
+  it("refuses to start when IMAGE_TTL_SECONDS would let images expire while their decision can still run", async () => {
+    // 20 s of waiting for the result plus 15 s of retrying the write: images must live 35 s at least.
+    await expect(startStack(testEnv(emulator.url, { DECISION_TIMEOUT_MS: "20000", IMAGE_TTL_SECONDS: "34" }))).rejects.toThrow(
+      /^IMAGE_TTL_SECONDS: must be at least 35 /,
+    );
+  });
+});
+
 describe("the embedded store across a restart", () => {
   it("keeps decisions when the process stops and starts again", async () => {
     const own = await startStack(testEnv(emulator.url));

@@ -1,26 +1,67 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MESSAGES, type DecisionResponse } from "@sd/contracts";
+import { AUTH_MESSAGES, MESSAGES, type AuthResponse, type DecisionResponse } from "@sd/contracts";
+import { LiveEvents, pendingProgress } from "@sd/live";
 import { useEmulator } from "@sd/provider-emulator/testing";
+import { DecisionFlow, ImageStash, createRedis, type Redis } from "@sd/queue";
 import { LiveClient, postJson } from "./testing/client";
 import { testEnv } from "./testing/env";
+import { callApi } from "./testing/history";
+import { jobData, keysHolding } from "./testing/redis-inspect";
+import { signInByMail } from "./testing/sign-in";
+import { SmtpCapture } from "./testing/smtp-capture";
 import { startStack, type InProcessStack } from "./testing/stack";
 
-/** A 1x1 PNG. */
-const TINY_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const PUBLIC = "/api/ensembled-llm-categorical-decision-public";
+const SIGNED_IN = "/api/ensembled-llm-categorical-decision";
+const JWT_SECRET = "pipeline-test-secret-0123456789abcdefghijklmn";
+const PROVIDERS = ["openai", "gemini", "claude"];
 const question = (tag: string) => `Should we ship the ${tag} release this Friday?`;
+/** A PNG data URL of random bytes: every image is unique, so its bytes can be looked for anywhere. */
+const randomImage = (bytes = 150_000) => `data:image/png;base64,${randomBytes(bytes).toString("base64")}`;
+/** A stretch of an image's base64 long enough to be found only where that image is stored. */
+const bytesOf = (image: string) => image.slice(2000, 2080);
 
 const emulator = useEmulator();
+let smtp: SmtpCapture;
 let stack: InProcessStack;
+let redis: Redis;
+let prefix: string;
 
 beforeAll(async () => {
+  smtp = await SmtpCapture.start();
   stack = await startStack(
-    testEnv(emulator.url, { VOTE_ATTEMPTS: "3", OPENAI_TIMEOUT_MS: "600", GEMINI_TIMEOUT_MS: "600", CLAUDE_TIMEOUT_MS: "600" }),
+    testEnv(emulator.url, {
+      VOTE_ATTEMPTS: "3",
+      OPENAI_TIMEOUT_MS: "600",
+      GEMINI_TIMEOUT_MS: "600",
+      CLAUDE_TIMEOUT_MS: "600",
+      SMTP_URL: smtp.url,
+      JWT_SECRET,
+    }),
   );
+  prefix = stack.vars.QUEUE_PREFIX!;
+  redis = createRedis(stack.vars.REDIS_URL!, "pipeline-test");
 });
 afterAll(async () => {
+  redis?.disconnect();
   await stack?.close();
+  await smtp?.close();
 });
+
+const signIn = () => signInByMail(stack.url, smtp, `pipeline-${randomUUID()}@example.com`);
+const decideAs = (token: string, body: unknown) => callApi(stack.url, SIGNED_IN, token, { body });
+
+/** Resolves once every live event published before the call has reached `client` (events share one ordered Redis channel). */
+async function settled(client: LiveClient): Promise<void> {
+  const room = randomUUID();
+  await client.join(room);
+  const sentinel = `sentinel-${randomUUID()}`;
+  const arrived = client.voteFrom(sentinel);
+  new LiveEvents(redis, prefix).modelProgress(pendingProgress({ request_id: room, decision_id: "-" }, sentinel));
+  await arrived;
+}
 
 const decide = (body: unknown) => postJson(`${stack.url}${PUBLIC}`, body);
 const callsFor = (vendor: string, tag: string) =>
@@ -52,8 +93,13 @@ describe("a decision through the queue", () => {
         individual_responses: { openai: "Yes", gemini: "Yes", claude: "No" },
         question: question("happy"),
       });
-      expect(body.context_explanation).toContain("Tests are green.");
-      expect(body.context_explanation).toContain("Fridays are risky.");
+      // "Why this decision?": the outcome, then one line per model with its answer and its reason.
+      expect(String(body.context_explanation).split("\n")).toEqual([
+        "Yes won with 2 of 3 votes.",
+        "OpenAI GPT-4o: Yes — Tests are green.",
+        "Google Gemini 2.5 Flash: Yes — Low risk.",
+        "Anthropic Claude Sonnet 3.5: No — Fridays are risky.",
+      ]);
 
       const final = await client.final();
       expect(final).toMatchObject({ decision_id: body.decision_id, final_decision: "Yes", request_id: client.requestId });
@@ -61,14 +107,20 @@ describe("a decision through the queue", () => {
         const statuses = client.votes.filter((v) => v.provider === provider).map((v) => v.status);
         expect(statuses).toEqual(["pending", "success"]);
       }
-      expect(client.votes.find((v) => v.provider === "claude" && v.status === "success")?.response).toBe("No");
+      // Each model's row shows its answer, confidence and reason as it lands.
+      const claude = client.votes.find((v) => v.provider === "claude" && v.status === "success");
+      expect(claude).toMatchObject({ response: "No", rationale: "Fridays are risky.", confidence: expect.any(Number) });
+      expect(client.votes.filter((v) => v.status === "pending").map((v) => v.rationale)).toEqual([null, null, null]);
+      const stored = await stack.store.decisions.findById(body.decision_id as string);
+      expect(stored?.rationales).toEqual({ openai: "Tests are green.", gemini: "Low risk.", claude: "Fridays are risky." });
     } finally {
       client.close();
     }
   });
 
   it("stores the decision history item with every field of the specification", async () => {
-    const image = `data:image/png;base64,${TINY_PNG}`;
+    const image = randomImage(2000);
+    const assetsBefore = await stack.store.imageAssets.count();
     const { body } = await decide({ question: question("stored"), categories: ["Ship", "Wait"], images: [image] });
     const stored = await stack.store.decisions.findById(body.decision_id as string);
     expect(stored).toMatchObject({
@@ -86,8 +138,10 @@ describe("a decision through the queue", () => {
       user_id: null,
       user_email: null,
       user_ip: expect.stringContaining("127.0.0.1"),
-      images: [image],
+      // An anonymous decision keeps no image, neither in the decision nor as assets.
+      images: [],
     });
+    expect(await stack.store.imageAssets.count()).toBe(assetsBefore);
     expect(stored!.timestamp).toBeInstanceOf(Date);
     expect(stored!.processing_time_ms).toBeGreaterThan(0);
     expect(stored!.model_versions).toEqual({
@@ -99,6 +153,8 @@ describe("a decision through the queue", () => {
       expect(stored!.confidence_scores[provider]).toBeGreaterThanOrEqual(0);
       expect(stored!.confidence_scores[provider]).toBeLessThanOrEqual(1);
       expect(stored!.raw_responses[provider]).toContain(stored!.individual_responses[provider]!);
+      // The simulated reason names the model's own answer.
+      expect(stored!.rationales[provider]).toContain(stored!.individual_responses[provider]!);
     }
     // Every model saw the image.
     expect(emulator.calls().filter((c) => c.prompt_text.includes("stored")).map((c) => c.image_count)).toEqual([1, 1, 1]);
@@ -121,7 +177,7 @@ describe("a decision through the queue", () => {
         vote_counts: { Ship: 0, Wait: 2 },
         individual_responses: { openai: "Wait", gemini: "Wait", claude: null },
       });
-      expect(body.context_explanation).toMatch(/Claude.*gave no valid vote/);
+      expect(String(body.context_explanation).split("\n")).toContainEqual(expect.stringMatching(/^Anthropic Claude Sonnet 3\.5: no valid vote \(.*500/));
       // 500 is retried until the attempts run out: three calls, then the error vote.
       expect(callsFor("anthropic", "one-fails")).toHaveLength(3);
       await client.final();
@@ -191,5 +247,187 @@ describe("retries against each vendor", () => {
     expect(decision.individual_responses[provider]).toBeNull();
     expect(decision.vote_counts).not.toHaveProperty("Definitely not listed");
     expect(callsFor(vendor, tag)).toHaveLength(1);
+  });
+});
+
+describe("images, stored once and passed by reference", () => {
+  it("keeps a signed-in user's three images as three assets, whose ids are the decision's images", async () => {
+    const owner = await signIn();
+    const images = [randomImage(), randomImage(), randomImage()];
+    const { status, body } = await decideAs(owner.tokens.access_token, { question: question("three-images"), categories: ["Ship", "Wait"], images });
+    expect(status).toBe(200);
+    const decisionId = body.decision_id as string;
+
+    const stored = await stack.store.decisions.findById(decisionId);
+    const assets = await stack.store.imageAssets.listForDecision(decisionId, owner.user.id);
+    expect(stored!.images).toHaveLength(3);
+    expect(assets.map((a) => a.id)).toEqual(stored!.images);
+    expect(assets.map((a) => ({ label: a.label, image_data: a.image_data, image_type: a.image_type, file_size: a.file_size }))).toEqual(
+      images.map((image, i) => ({ label: `image${i + 1}`, image_data: image, image_type: "image/png", file_size: 150_000 })),
+    );
+    expect(assets.every((a) => a.user_id === owner.user.id && a.decisionHistory_id === decisionId)).toBe(true);
+    // Every model saw all three images.
+    expect(emulator.calls().filter((c) => c.prompt_text.includes("three-images")).map((c) => c.image_count)).toEqual([3, 3, 3]);
+
+    // The decision's jobs (the aggregate and one vote per model) carry references, not bytes...
+    const jobs = [...(await jobData(redis, prefix))].filter(([key]) => key.includes(decisionId));
+    expect(jobs).toHaveLength(1 + PROVIDERS.length);
+    for (const [, data] of jobs) {
+      expect((JSON.parse(data) as { images: unknown }).images).toEqual(
+        images.map((_, i) => ({ key: expect.any(String), label: `image${i + 1}`, image_type: "image/png", file_size: 150_000 })),
+      );
+      expect(data.length).toBeLessThan(2000);
+    }
+    // ...and once the decision is written its images are nowhere in Redis (not in a job, not in a key).
+    for (const image of images) expect(await keysHolding(redis, prefix, bytesOf(image))).toEqual([]);
+  });
+
+  it("keeps no image of an anonymous decision: no asset, no key left in Redis", async () => {
+    const images = [randomImage(), randomImage()];
+    const assetsBefore = await stack.store.imageAssets.count();
+    const { status, body } = await decide({ question: question("anonymous-images"), categories: ["Ship", "Wait"], images });
+    expect(status).toBe(200);
+    expect((await stack.store.decisions.findById(body.decision_id as string))!.images).toEqual([]);
+    expect(await stack.store.imageAssets.count()).toBe(assetsBefore);
+    expect(emulator.calls().filter((c) => c.prompt_text.includes("anonymous-images")).map((c) => c.image_count)).toEqual([2, 2, 2]);
+    for (const image of images) expect(await keysHolding(redis, prefix, bytesOf(image))).toEqual([]);
+  });
+
+  it("records an error vote, and no crash, when a decision's image expired before the models read it", async () => {
+    const owner = await signIn();
+    const flow = new DecisionFlow(redis, prefix, 3);
+    const client = new LiveClient(stack.url);
+    try {
+      await flow.ready();
+      await client.join();
+      // Images whose life ran out: stored by the stash, then gone from Redis before any worker read them.
+      const decisionId = randomUUID();
+      const stash = new ImageStash(redis, prefix);
+      const refs = await stash.put(decisionId, [randomImage(1000)], 60);
+      await stash.delete(refs);
+      const job = await flow.enqueue({
+        decision_id: decisionId,
+        request_id: client.requestId,
+        question: question("expired-image"),
+        categories: ["Ship", "Wait"],
+        images: refs,
+        providers: PROVIDERS,
+        ensemble_mode: "majority_voting",
+        received_at: Date.now(),
+        is_authenticated: true,
+        user_id: owner.user.id,
+        user_email: owner.user.email,
+        user_ip: null,
+      });
+      const result = await flow.waitForResult(job, 20_000);
+      expect(result).toMatchObject({ final_decision: null, total_votes: 0, context_explanation: MESSAGES.noValidDecision });
+      const expired = "The decision's image (image1) expired before this model could read it. Please send the decision again.";
+      const stored = await stack.store.decisions.findById(decisionId);
+      expect(stored!.error_details).toEqual({ openai: expired, gemini: expired, claude: expired });
+      expect(stored!.images).toEqual([]);
+      expect(await stack.store.imageAssets.listForDecision(decisionId, owner.user.id)).toEqual([]);
+      // Each model's row turns into the error live; no model was called (nothing to show it).
+      await client.final();
+      expect(client.votes.filter((v) => v.status === "error").map((v) => [v.provider, v.error])).toEqual(
+        expect.arrayContaining(PROVIDERS.map((p) => [p, expired])),
+      );
+      expect(emulator.calls().filter((c) => c.prompt_text.includes("expired-image"))).toEqual([]);
+      // The workers carry on with the next decision.
+      const next = await decide({ question: question("after-expiry"), categories: ["Ship", "Wait"], images: [randomImage(1000)] });
+      expect(next.body).toMatchObject({ total_votes: 3 });
+    } finally {
+      client.close();
+      await flow.close();
+    }
+  });
+});
+
+describe("the user's history room", () => {
+  let owner: AuthResponse;
+  let other: AuthResponse;
+  beforeAll(async () => {
+    [owner, other] = [await signIn(), await signIn()];
+  });
+
+  /** A token with a real one's claims, signed as the test says. */
+  const forge = (real: string, { secret = JWT_SECRET, exp }: { secret?: string; exp?: number } = {}) => {
+    const claims = jwt.decode(real) as { sub: string; email: string; sid: string };
+    return jwt.sign({ email: claims.email, sid: claims.sid, ...(exp === undefined ? {} : { exp }) }, secret, {
+      algorithm: "HS256",
+      subject: claims.sub,
+      issuer: "smart-decision",
+      audience: "smart-decision-api",
+      ...(exp === undefined ? { expiresIn: 300 } : {}),
+    });
+  };
+
+  it("tells the owner's open dashboards, and only theirs, that a decision of theirs was stored", async () => {
+    const ownerTab = new LiveClient(stack.url);
+    const ownerOtherTab = new LiveClient(stack.url);
+    const otherTab = new LiveClient(stack.url);
+    try {
+      for (const [tab, session] of [[ownerTab, owner], [ownerOtherTab, owner], [otherTab, other]] as const) {
+        expect(await tab.watchHistory(session.tokens.access_token)).toEqual({ ok: true });
+      }
+      const { body } = await decideAs(owner.tokens.access_token, { question: question("history-owner"), categories: ["Ship", "Wait"] });
+      const stored = await stack.store.decisions.findById(body.decision_id as string);
+      const expected = { decision_id: stored!.id, timestamp: stored!.timestamp.toISOString() };
+      expect(await ownerTab.historyEvent()).toEqual(expected);
+      expect(await ownerOtherTab.historyEvent()).toEqual(expected);
+
+      // The other user hears about their own decision, never about the owner's; anonymous decisions tell no one.
+      const theirs = await decideAs(other.tokens.access_token, { question: question("history-other"), categories: ["Ship", "Wait"] });
+      await decide({ question: question("history-anonymous"), categories: ["Ship", "Wait"] });
+      await Promise.all([ownerTab, ownerOtherTab, otherTab].map(settled));
+      expect(ownerTab.history).toEqual([expected]);
+      expect(ownerOtherTab.history).toEqual([expected]);
+      expect(otherTab.history.map((e) => e.decision_id)).toEqual([theirs.body.decision_id]);
+    } finally {
+      for (const tab of [ownerTab, ownerOtherTab, otherTab]) tab.close();
+    }
+  });
+
+  it("refuses a forged, an expired or a signed-out token with 'Could not validate credentials', and such a socket hears nothing", async () => {
+    const signedOut = await signIn();
+    expect((await callApi(stack.url, "/api/auth/logout", signedOut.tokens.access_token, { body: {} })).status).toBe(200);
+    const refused = { ok: false, error: AUTH_MESSAGES.invalidCredentials };
+    const tokens = {
+      forged: forge(owner.tokens.access_token, { secret: "not-the-server-secret-0123456789abcdefghijkl" }),
+      expired: forge(owner.tokens.access_token, { exp: Math.floor(Date.now() / 1000) - 60 }),
+      signedOut: signedOut.tokens.access_token,
+      garbage: "not-a-token",
+    };
+    const tabs = Object.keys(tokens).map(() => new LiveClient(stack.url));
+    const ownerTab = new LiveClient(stack.url);
+    try {
+      for (const [i, token] of Object.values(tokens).entries()) expect(await tabs[i]!.watchHistory(token)).toEqual(refused);
+      expect(await ownerTab.watchHistory(owner.tokens.access_token)).toEqual({ ok: true });
+      const { body } = await decideAs(owner.tokens.access_token, { question: question("history-refused"), categories: ["Ship", "Wait"] });
+      await ownerTab.historyEvent((e) => e.decision_id === body.decision_id);
+      await Promise.all(tabs.map(settled));
+      for (const tab of tabs) expect(tab.history).toEqual([]);
+    } finally {
+      for (const tab of [...tabs, ownerTab]) tab.close();
+    }
+  });
+
+  it("stops a socket whose token is refused, and lets it back in with a refreshed token", async () => {
+    const session = await signIn();
+    const tab = new LiveClient(stack.url);
+    try {
+      expect(await tab.watchHistory(session.tokens.access_token)).toEqual({ ok: true });
+      expect(await tab.watchHistory(forge(session.tokens.access_token, { exp: Math.floor(Date.now() / 1000) - 1 }))).toMatchObject({ ok: false });
+      const missed = await decideAs(session.tokens.access_token, { question: question("history-missed"), categories: ["Ship", "Wait"] });
+      expect(missed.status).toBe(200);
+      await settled(tab);
+      expect(tab.history).toEqual([]);
+
+      const refreshed = await postJson(`${stack.url}/api/auth/refresh`, { refresh_token: session.tokens.refresh_token });
+      expect(await tab.watchHistory(refreshed.body.access_token)).toEqual({ ok: true });
+      const seen = await decideAs(refreshed.body.access_token as string, { question: question("history-seen"), categories: ["Ship", "Wait"] });
+      expect(await tab.historyEvent()).toMatchObject({ decision_id: seen.body.decision_id });
+    } finally {
+      tab.close();
+    }
   });
 });

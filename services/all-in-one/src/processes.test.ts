@@ -1,13 +1,18 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DecisionResponse, VoteEvent } from "@sd/contracts";
+import type { DecisionResponse } from "@sd/contracts";
+import { LiveEvents, pendingProgress } from "@sd/live";
 import { useEmulator } from "@sd/provider-emulator/testing";
-import { createRedis, LiveEvents } from "@sd/queue";
+import { createRedis } from "@sd/queue";
 import { LiveClient, postJson } from "./testing/client";
 import { testEnv } from "./testing/env";
+import { callApi } from "./testing/history";
 import { ServiceProcess } from "./testing/processes";
+import { signInByMail } from "./testing/sign-in";
+import { SmtpCapture } from "./testing/smtp-capture";
 
 const PUBLIC = "/api/ensembled-llm-categorical-decision-public";
+const SIGNED_IN = "/api/ensembled-llm-categorical-decision";
 
 const emulator = useEmulator();
 const running: ServiceProcess[] = [];
@@ -102,7 +107,9 @@ describe("services as separate processes", () => {
 
 describe("live events with two gateways", () => {
   it("a client receives each event exactly once, whichever gateway it is connected to", async () => {
-    const env = testEnv(emulator.url);
+    const smtp = await SmtpCapture.start();
+    // Both gateways must accept the same access tokens (each would otherwise generate its own key).
+    const env = testEnv(emulator.url, { SMTP_URL: smtp.url, JWT_SECRET: "two-gateways-secret-0123456789abcdefghijkl" });
     const main = start("all-in-one", env); // gateway A, workers and aggregator
     const second = start("all-in-one", { ...env, ROLES: "gateway", EMBEDDED_STORE_SPLIT: "true", DATA_DIR: `${env.DATA_DIR}-b` });
     const [urlA, urlB] = await Promise.all([main.gatewayUrl(), second.gatewayUrl()]);
@@ -110,31 +117,37 @@ describe("live events with two gateways", () => {
     const onB = new LiveClient(urlB);
     const redis = createRedis(env.REDIS_URL!, "test");
     try {
+      const { tokens } = await signInByMail(urlA, smtp, `two-gateways-${randomUUID()}@example.com`);
       await Promise.all([onA.join(), onB.join()]);
+      // onB follows the user's history on gateway B; the user decides through gateway A.
+      expect(await onB.watchHistory(tokens.access_token)).toEqual({ ok: true });
       // Each client posts to the other gateway: events must cross between replicas.
-      const [a, b] = await Promise.all([
+      const [a, b, signedIn] = await Promise.all([
         postJson(`${urlB}${PUBLIC}`, { question: "Exactly once via A?", categories: ["Yes", "No"], request_id: onA.requestId }),
         postJson(`${urlA}${PUBLIC}`, { question: "Exactly once via B?", categories: ["Yes", "No"], request_id: onB.requestId }),
+        callApi(urlA, SIGNED_IN, tokens.access_token, { body: { question: "History exactly once?", categories: ["Yes", "No"] } }),
       ]);
-      expect([a.status, b.status]).toEqual([200, 200]);
+      expect([a.status, b.status, signedIn.status]).toEqual([200, 200, 200]);
+      await onB.historyEvent((e) => e.decision_id === signedIn.body.decision_id);
       // A sentinel published after the finals arrives after anything published before it.
-      const events = new LiveEvents(redis, env.QUEUE_PREFIX!);
+      const live = new LiveEvents(redis, env.QUEUE_PREFIX!);
       for (const client of [onA, onB]) {
         await client.final();
-        const sentinel = new Promise<void>((resolve) =>
-          client.onVote((v: VoteEvent) => v.provider === "sentinel" && resolve()),
-        );
-        events.vote({ request_id: client.requestId, decision_id: "-", provider: "sentinel", status: "pending", response: null, confidence: null, model_version: null, error: null });
+        const sentinel = client.voteFrom("sentinel");
+        live.modelProgress(pendingProgress({ request_id: client.requestId, decision_id: "-" }, "sentinel"));
         await sentinel;
         expect(client.finals).toHaveLength(1);
         for (const provider of ["openai", "gemini", "claude"]) {
           expect(client.votes.filter((v) => v.provider === provider).map((v) => v.status)).toEqual(["pending", "success"]);
         }
       }
+      expect(onB.history.map((e) => e.decision_id)).toEqual([signedIn.body.decision_id]);
+      expect(onA.history).toEqual([]);
     } finally {
       onA.close();
       onB.close();
       redis.disconnect();
+      await smtp.close();
     }
   });
 });

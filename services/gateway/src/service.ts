@@ -1,16 +1,16 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { GatewayEnv } from "@sd/config";
+import { ConfigError, type GatewayEnv } from "@sd/config";
 import type { ProviderConfig } from "@sd/contracts";
+import { LiveEvents, attachLiveSocket } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { DecisionFlow, LiveEvents, QueueInspector, createRedis } from "@sd/queue";
+import { AGGREGATE_RETRY_WINDOW_MS, DecisionFlow, ImageStash, QueueInspector, createRedis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createApp } from "./app";
 import { createAuth, resolveJwtSecret } from "./auth";
 import { createMailer } from "./mail/mailer";
 import { DecisionService } from "./decision-service";
-import { attachLiveSocket } from "./sockets/live-socket";
 
 export interface Gateway {
   url: string;
@@ -25,14 +25,33 @@ export interface GatewayProviders {
   suggester: ProviderConfig;
 }
 
+/** A decision's images must outlive the wait for its result and the retries of writing it. */
+function assertImageTtlCoversDecisions(env: GatewayEnv): void {
+  const minimum = Math.ceil((env.DECISION_TIMEOUT_MS + AGGREGATE_RETRY_WINDOW_MS) / 1000);
+  if (env.IMAGE_TTL_SECONDS < minimum) {
+    throw new ConfigError(
+      `IMAGE_TTL_SECONDS: must be at least ${minimum} (DECISION_TIMEOUT_MS plus the retries of writing a decision), so a decision's images outlive its votes`,
+    );
+  }
+}
+
 export async function startGateway(env: GatewayEnv, store: Store, providers: GatewayProviders, logger: Logger): Promise<Gateway> {
+  assertImageTtlCoversDecisions(env);
   // First, so a missing production secret stops the start before any connection is opened.
   const jwtSecret = await resolveJwtSecret(env);
   const redis = createRedis(env.REDIS_URL, "gateway");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   await flow.ready();
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
-  const decisions = new DecisionService(flow, new LiveEvents(redis, env.QUEUE_PREFIX), redis, env.PROVIDERS, env.DECISION_TIMEOUT_MS);
+  const decisions = new DecisionService({
+    flow,
+    images: new ImageStash(redis, env.QUEUE_PREFIX),
+    live: new LiveEvents(redis, env.QUEUE_PREFIX),
+    redis,
+    providers: env.PROVIDERS,
+    timeoutMs: env.DECISION_TIMEOUT_MS,
+    imageTtlSeconds: env.IMAGE_TTL_SECONDS,
+  });
   const mailer = createMailer(env, logger);
   const auth = createAuth({ env, store, redis, mailer, logger, jwtSecret });
   const app = createApp({
@@ -51,7 +70,12 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     },
   });
   const http = createServer(app);
-  const live = attachLiveSocket(http, redis, env.QUEUE_PREFIX, env.CORS_ORIGINS);
+  const live = attachLiveSocket(http, {
+    redis,
+    prefix: env.QUEUE_PREFIX,
+    corsOrigins: env.CORS_ORIGINS,
+    verifyAccessToken: (token) => auth.verifyAccessToken(token),
+  });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(env.PORT, env.HOST, resolve);

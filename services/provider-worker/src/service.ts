@@ -1,7 +1,8 @@
 import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd/contracts";
 import type { WorkerEnv } from "@sd/config";
+import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { LiveEvents, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
+import { ImageStash, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 import { createVoteProcessor } from "./vote-processor";
 
@@ -14,11 +15,12 @@ export interface ProviderWorkers {
 /** One BullMQ worker per configured provider, each consuming its own `vote-<provider>` queue. */
 export async function startProviderWorkers(env: WorkerEnv, providers: readonly ProviderConfig[], logger: Logger): Promise<ProviderWorkers> {
   const connection = createRedis(env.REDIS_URL, "provider-worker");
-  const events = new LiveEvents(connection, env.QUEUE_PREFIX);
+  const live = new LiveEvents(connection, env.QUEUE_PREFIX);
+  const images = new ImageStash(connection, env.QUEUE_PREFIX);
   const workers: Worker<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createWorker<VoteJob, Vote>(
       voteQueueName(config.id),
-      createVoteProcessor(createProvider(config), events, logger.child({ provider: config.id })),
+      createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id })),
       {
         connection,
         prefix: env.QUEUE_PREFIX,

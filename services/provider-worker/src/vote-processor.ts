@@ -1,73 +1,78 @@
 import { VoteJobSchema, type Vote, type VoteJob } from "@sd/contracts";
+import { voteProgress, type LiveEvents } from "@sd/live";
 import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd/providers";
+import { ImageExpiredError, type ImageStash, type Job } from "@sd/queue";
 import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
-import type { Job, LiveEvents } from "@sd/queue";
 
 /**
- * Asks one model for its vote. A retryable failure (429, 5xx, timeout, network) is thrown while
- * attempts remain, so BullMQ retries it with backoff; on the last attempt, and for any failure
- * that retrying cannot fix, the vote is returned as an error: a failed model never blocks the decision.
+ * Asks one model for its vote. The decision's images are read by reference right before the
+ * call (a missing one is an error vote: the decision waited longer than the images live). A
+ * retryable failure (429, 5xx, timeout, network) is thrown while attempts remain, so BullMQ retries
+ * it with backoff; on the last attempt, and for any failure that retrying cannot fix, the vote is
+ * returned as an error: a failed model never blocks the decision.
  */
-export function createVoteProcessor(provider: ModelProvider, events: LiveEvents, logger: Logger) {
+export function createVoteProcessor(provider: ModelProvider, images: ImageStash, live: LiveEvents, logger: Logger) {
   const { id, weight } = provider.config;
   return async (job: Job<VoteJob, Vote>): Promise<Vote> => {
     const data = VoteJobSchema.parse(job.data);
     const attempt = job.attemptsMade + 1;
-    const started = performance.now();
+    let started = performance.now();
     const elapsed = () => performance.now() - started;
-    let vote: Vote;
-    try {
-      const answer = await provider.vote({ question: data.question, categories: data.categories, images: data.images });
-      voteDuration.observe({ provider: id, outcome: "success" }, elapsed() / 1000);
-      vote = {
-        provider: id,
-        status: "success",
-        category: answer.category,
-        rationale: answer.rationale,
-        confidence: answer.confidence,
-        raw_response: answer.raw,
-        model_version: answer.modelVersion,
-        error: null,
-        weight,
-        latency_ms: Math.round(elapsed()),
-        attempts: attempt,
-      };
-    } catch (caught) {
-      const error = asProviderError(caught);
-      voteDuration.observe({ provider: id, outcome: "error" }, elapsed() / 1000);
-      voteErrors.inc({ provider: id, kind: error.kind });
-      const attemptsLeft = attempt < (job.opts.attempts ?? 1);
-      if (error.retryable && attemptsLeft) {
-        logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind }, "vote failed, will retry");
-        throw error;
+    const failed = (error: string, raw: string | null): Vote => ({
+      provider: id,
+      status: "error",
+      category: null,
+      rationale: null,
+      confidence: null,
+      raw_response: raw,
+      model_version: configuredModelVersion(provider.config),
+      error,
+      weight,
+      latency_ms: Math.round(elapsed()),
+      attempts: attempt,
+    });
+    const ask = async (pictures: string[]): Promise<Vote> => {
+      started = performance.now(); // the model's latency, not Redis's
+      try {
+        const answer = await provider.vote({ question: data.question, categories: data.categories, images: pictures });
+        voteDuration.observe({ provider: id, outcome: "success" }, elapsed() / 1000);
+        return {
+          provider: id,
+          status: "success",
+          category: answer.category,
+          rationale: answer.rationale,
+          confidence: answer.confidence,
+          raw_response: answer.raw,
+          model_version: answer.modelVersion,
+          error: null,
+          weight,
+          latency_ms: Math.round(elapsed()),
+          attempts: attempt,
+        };
+      } catch (caught) {
+        const error = asProviderError(caught);
+        voteDuration.observe({ provider: id, outcome: "error" }, elapsed() / 1000);
+        voteErrors.inc({ provider: id, kind: error.kind });
+        const attemptsLeft = attempt < (job.opts.attempts ?? 1);
+        if (error.retryable && attemptsLeft) {
+          logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind }, "vote failed, will retry");
+          throw error;
+        }
+        logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind, err: error.message }, "vote failed");
+        return failed(error.message, error.raw);
       }
-      logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind, err: error.message }, "vote failed");
-      vote = {
-        provider: id,
-        status: "error",
-        category: null,
-        rationale: null,
-        confidence: null,
-        raw_response: error.raw,
-        model_version: configuredModelVersion(provider.config),
-        error: error.message,
-        weight,
-        latency_ms: Math.round(elapsed()),
-        attempts: attempt,
-      };
-    }
-    if (data.request_id) {
-      events.vote({
-        request_id: data.request_id,
-        decision_id: data.decision_id,
-        provider: id,
-        status: vote.status,
-        response: vote.category,
-        confidence: vote.confidence,
-        model_version: vote.model_version,
-        error: vote.error,
-      });
-    }
+    };
+    const vote = await images.readAll(data.images).then(
+      (pictures) => ask(pictures),
+      (error: unknown) => {
+        // Retrying cannot bring an expired image back; any other failure to read (Redis down) is retried by BullMQ.
+        if (!(error instanceof ImageExpiredError)) throw error;
+        voteErrors.inc({ provider: id, kind: "image_expired" });
+        logger.warn({ provider: id, decision_id: data.decision_id, images: error.labels }, "vote impossible: images expired");
+        return failed(error.message, null);
+      },
+    );
+    if (data.request_id) live.modelProgress(voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote));
     return vote;
   };
 }

@@ -13,7 +13,7 @@ import { authRoutes } from "./routes";
 import { Sessions } from "./sessions";
 import { AccessTokens } from "./tokens";
 
-export { currentUser, signedInUser, type BearerAuth } from "./middleware";
+export { currentUser, signedInUser, type BearerAuth, type VerifiedAccess } from "./middleware";
 export { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from "./tokens";
 export { resolveJwtSecret } from "./secrets";
 

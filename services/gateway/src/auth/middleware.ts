@@ -28,21 +28,38 @@ function bearerToken(req: Request): string | null | undefined {
   return match ? match[1]! : null;
 }
 
+/** A valid access token's claims, and when it expires (for connections that outlive a request, like a socket). */
+export interface VerifiedAccess extends AccessClaims {
+  expiresAt: Date;
+}
+
 export interface BearerAuth {
   /** 401 `Could not validate credentials` for a missing, malformed, expired or revoked token. */
   requireUser: RequestHandler;
   /** Signs the caller in when a token is sent; without one the request goes on anonymously; a bad one is a 401. */
   optionalUser: RequestHandler;
+  /**
+   * The check both handlers make (signature, algorithm, issuer, audience, expiry, ended session),
+   * for callers outside HTTP: the claims of a token they would accept, else null.
+   */
+  verifyAccessToken(token: string): Promise<VerifiedAccess | null>;
 }
 
 export function bearerAuth(tokens: AccessTokens, sessions: Sessions): BearerAuth {
+  const verifyAccessToken = async (token: string): Promise<VerifiedAccess | null> => {
+    const access = tokens.verify(token);
+    if (!access || (await sessions.isEnded(access.sessionId))) return null;
+    return access;
+  };
   const authenticate = async (token: string): Promise<AccessClaims> => {
-    const claims = tokens.verify(token);
-    if (!claims || (await sessions.isEnded(claims.sessionId))) throw unauthorized();
+    const access = await verifyAccessToken(token);
+    if (!access) throw unauthorized();
+    const { expiresAt: _expiresAt, ...claims } = access;
     return claims;
   };
   const challenge = (res: Response) => res.setHeader("WWW-Authenticate", 'Bearer realm="smart-decision"');
   return {
+    verifyAccessToken,
     requireUser: async (req, res, next) => {
       const token = bearerToken(req);
       if (!token) {

@@ -42,8 +42,8 @@ export class AccessTokens {
     });
   }
 
-  /** The token's claims, or null for anything not issued by us, expired or malformed. */
-  verify(token: string): AccessClaims | null {
+  /** The token's claims and expiry, or null for anything not issued by us, expired or malformed. */
+  verify(token: string): (AccessClaims & { expiresAt: Date }) | null {
     let payload: string | jwt.JwtPayload;
     try {
       payload = jwt.verify(token, this.secret, {
@@ -57,6 +57,6 @@ export class AccessTokens {
     if (typeof payload !== "object" || typeof payload.exp !== "number") return null;
     const { sub, email, sid } = payload as jwt.JwtPayload & { email?: unknown; sid?: unknown };
     if (typeof sub !== "string" || sub === "" || typeof email !== "string" || typeof sid !== "string" || sid === "") return null;
-    return { userId: sub, email, sessionId: sid };
+    return { userId: sub, email, sessionId: sid, expiresAt: new Date(payload.exp * 1000) };
   }
 }

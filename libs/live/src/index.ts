@@ -1,0 +1,5 @@
+export * from "./channel";
+export * from "./progress";
+export * from "./live-events";
+export * from "./live-socket";
+export * from "./expiry-clock";

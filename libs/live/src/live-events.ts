@@ -1,0 +1,32 @@
+import { Emitter } from "@socket.io/redis-emitter";
+import type { Redis } from "ioredis";
+import { SOCKET_EVENTS, requestRoom, userRoom, type FinalEvent, type HistoryDecisionEvent, type VoteEvent } from "@sd/contracts";
+import { socketKey } from "./channel";
+
+/**
+ * Publishes live progress from any process (gateway, provider worker, aggregator). Each event is
+ * published once to Redis and every gateway delivers it only to its own sockets in the room, so a
+ * client gets it exactly once however many gateways run.
+ */
+export class LiveEvents {
+  private readonly emitter: Emitter;
+
+  constructor(connection: Redis, prefix: string) {
+    this.emitter = new Emitter(connection, { key: socketKey(prefix) });
+  }
+
+  /** One model's row of a decision: pending, then its vote or its error (wire event "decision:vote"). */
+  modelProgress(event: VoteEvent): void {
+    this.emitter.to(requestRoom(event.request_id)).emit(SOCKET_EVENTS.vote, event);
+  }
+
+  /** The decision's outcome, to the request's room. */
+  final(event: FinalEvent): void {
+    this.emitter.to(requestRoom(event.request_id)).emit(SOCKET_EVENTS.final, event);
+  }
+
+  /** A signed-in user's decision was stored: their open dashboards reload. */
+  historyDecision(userId: string, event: HistoryDecisionEvent): void {
+    this.emitter.to(userRoom(userId)).emit(SOCKET_EVENTS.historyDecision, event);
+  }
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Redis } from "ioredis";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AUTH_MESSAGES, SOCKET_EVENTS, type HistoryDecisionEvent, type JoinAck, type VoteEvent } from "@sd/contracts";
+import { LiveEvents } from "./live-events";
+import type { ExpiryClock } from "./expiry-clock";
+import { attachLiveSocket, WATCH_UNAVAILABLE, type LiveSocket } from "./live-socket";
+import { pendingProgress } from "./progress";
+
+/** An expiry clock moved by hand: `expire()` fires every watch that has not been cancelled. */
+class ManualClock implements ExpiryClock {
+  private readonly pending = new Set<{ when: Date; fire: () => void }>();
+  at(when: Date, fire: () => void) {
+    const entry = { when, fire };
+    this.pending.add(entry);
+    return () => void this.pending.delete(entry);
+  }
+  get scheduled(): Date[] {
+    return [...this.pending].map((e) => e.when);
+  }
+  expire(): void {
+    for (const entry of [...this.pending]) {
+      this.pending.delete(entry);
+      entry.fire();
+    }
+  }
+}
+
+/**
+ * The gateway's token check is its own (tested over HTTP and sockets in services/all-in-one); here
+ * a token table stands in for it: token -> the user it speaks for. "unavailable" fails like a Redis outage.
+ */
+const TOKENS = new Map<string, string>([
+  ["token-ann", "ann"],
+  ["token-ann-refreshed", "ann"],
+  ["token-bob", "bob"],
+]);
+const verifyAccessToken = async (token: string) => {
+  if (token === "unavailable") throw new Error("Redis is down");
+  const userId = TOKENS.get(token);
+  return userId ? { userId, expiresAt: new Date(Date.now() + 900_000) } : null;
+};
+
+const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const prefix = `sdtest-live-${randomUUID().slice(0, 8)}`;
+const redis = new Redis(redisUrl);
+const clock = new ManualClock();
+const live = new LiveEvents(redis, prefix);
+let server: LiveSocket;
+let url: string;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  const http = createServer();
+  server = attachLiveSocket(http, { redis, prefix, corsOrigins: [], verifyAccessToken, clock });
+  http.listen(0, "127.0.0.1");
+  await once(http, "listening");
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+});
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.close();
+  // Each test starts with no watch scheduled to expire.
+  clock.expire();
+});
+afterAll(async () => {
+  await server.close();
+  redis.disconnect();
+});
+
+/** A browser tab: the history events it receives. */
+async function tab() {
+  const socket = connect(url, { transports: ["websocket"], forceNew: true });
+  sockets.push(socket);
+  const history: HistoryDecisionEvent[] = [];
+  socket.on(SOCKET_EVENTS.historyDecision, (event: HistoryDecisionEvent) => history.push(event));
+  await new Promise<void>((resolve) => socket.once("connect", resolve));
+  return {
+    history,
+    watch: (payload: unknown) => socket.timeout(5000).emitWithAck(SOCKET_EVENTS.watchHistory, payload) as Promise<JoinAck>,
+    /** Resolves once every event published before this call has reached the tab (one Redis channel keeps their order). */
+    async settled(): Promise<void> {
+      // A fresh request room for the sentinel (the socket's older request rooms may have been left).
+      const requestId = randomUUID();
+      expect(await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.join, { request_id: requestId })).toEqual({ ok: true });
+      const tag = randomUUID();
+      const arrived = new Promise<void>((resolve) => socket.on(SOCKET_EVENTS.vote, (e: VoteEvent) => e.provider === tag && resolve()));
+      live.modelProgress(pendingProgress({ request_id: requestId, decision_id: "-" }, tag));
+      await arrived;
+    },
+  };
+}
+
+const stored = (decision_id: string): HistoryDecisionEvent => ({ decision_id, timestamp: new Date().toISOString() });
+
+describe("the history room", () => {
+  it("delivers a user's history events to that user's sockets only", async () => {
+    const [ann, annElsewhere, bob] = [await tab(), await tab(), await tab()];
+    expect(await ann.watch({ access_token: "token-ann" })).toEqual({ ok: true });
+    expect(await annElsewhere.watch({ access_token: "token-ann" })).toEqual({ ok: true });
+    expect(await bob.watch({ access_token: "token-bob" })).toEqual({ ok: true });
+    const event = stored("d-ann");
+    live.historyDecision("ann", event);
+    await Promise.all([ann.settled(), annElsewhere.settled(), bob.settled()]);
+    expect(ann.history).toEqual([event]);
+    expect(annElsewhere.history).toEqual([event]);
+    expect(bob.history).toEqual([]);
+  });
+
+  it("refuses a bad token with the bearer check's text, and joins nothing", async () => {
+    const stranger = await tab();
+    for (const payload of [{ access_token: "forged" }, { access_token: "" }, {}, "token-ann", { access_token: 42 }]) {
+      expect(await stranger.watch(payload)).toEqual({ ok: false, error: AUTH_MESSAGES.invalidCredentials });
+    }
+    live.historyDecision("ann", stored("d-not-for-strangers"));
+    await stranger.settled();
+    expect(stranger.history).toEqual([]);
+  });
+
+  it("stops following a user when the socket's next token is refused", async () => {
+    const ann = await tab();
+    expect(await ann.watch({ access_token: "token-ann" })).toEqual({ ok: true });
+    expect(await ann.watch({ access_token: "revoked" })).toEqual({ ok: false, error: AUTH_MESSAGES.invalidCredentials });
+    live.historyDecision("ann", stored("d-after-sign-out"));
+    await ann.settled();
+    expect(ann.history).toEqual([]);
+  });
+
+  it("leaves the room when the token expires; a refreshed token rejoins", async () => {
+    const ann = await tab();
+    expect(await ann.watch({ access_token: "token-ann" })).toEqual({ ok: true });
+    expect(clock.scheduled).toHaveLength(1);
+    clock.expire();
+    live.historyDecision("ann", stored("d-after-expiry"));
+    await ann.settled();
+    expect(ann.history).toEqual([]);
+
+    expect(await ann.watch({ access_token: "token-ann-refreshed" })).toEqual({ ok: true });
+    const event = stored("d-after-refresh");
+    live.historyDecision("ann", event);
+    await ann.settled();
+    expect(ann.history).toEqual([event]);
+  });
+
+  it("keeps one expiry per socket: a refreshed token replaces the old one's", async () => {
+    const ann = await tab();
+    await ann.watch({ access_token: "token-ann" });
+    await ann.watch({ access_token: "token-ann-refreshed" });
+    expect(clock.scheduled).toHaveLength(1);
+  });
+
+  it("switches rooms when another user signs in on the same tab", async () => {
+    const shared = await tab();
+    await shared.watch({ access_token: "token-ann" });
+    expect(await shared.watch({ access_token: "token-bob" })).toEqual({ ok: true });
+    live.historyDecision("ann", stored("d-ann-only"));
+    const forBob = stored("d-bob");
+    live.historyDecision("bob", forBob);
+    await shared.settled();
+    expect(shared.history).toEqual([forBob]);
+  });
+
+  it("says so, without blaming the token, when the token cannot be checked", async () => {
+    const ann = await tab();
+    expect(await ann.watch({ access_token: "unavailable" })).toEqual({ ok: false, error: WATCH_UNAVAILABLE });
+  });
+
+  it("does not let many request rooms push a socket out of its history room", async () => {
+    const ann = await tab();
+    await ann.watch({ access_token: "token-ann" });
+    const socket = sockets.at(-1)!;
+    for (let i = 0; i < 30; i++) await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.join, { request_id: randomUUID() });
+    const event = stored("d-still-watching");
+    live.historyDecision("ann", event);
+    await ann.settled();
+    expect(ann.history).toEqual([event]);
+  });
+});

@@ -1,0 +1,36 @@
+import type { FinalEvent, HistoryDecisionEvent, StoredDecision, Vote, VoteEvent, DecisionResponse } from "@sd/contracts";
+
+/** The decision a progress event belongs to, and the request room that watches it. */
+export interface ProgressTarget {
+  request_id: string;
+  decision_id: string;
+}
+
+/** A model's row before it answers. */
+export function pendingProgress(target: ProgressTarget, provider: string): VoteEvent {
+  return { ...target, provider, status: "pending", response: null, confidence: null, rationale: null, model_version: null, error: null };
+}
+
+/** A model's row once its vote is in: its answer, confidence and reason, or its error. */
+export function voteProgress(target: ProgressTarget, vote: Vote): VoteEvent {
+  return {
+    ...target,
+    provider: vote.provider,
+    status: vote.status,
+    response: vote.category,
+    confidence: vote.confidence,
+    rationale: vote.rationale,
+    model_version: vote.model_version,
+    error: vote.error,
+  };
+}
+
+/** The final decision, for the request's room. */
+export function finalEvent(requestId: string, response: DecisionResponse): FinalEvent {
+  return { ...response, request_id: requestId };
+}
+
+/** "One of your decisions was stored", for the owner's history room. */
+export function historyDecisionEvent(decision: Pick<StoredDecision, "id" | "timestamp">): HistoryDecisionEvent {
+  return { decision_id: decision.id, timestamp: decision.timestamp.toISOString() };
+}

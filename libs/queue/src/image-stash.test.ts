@@ -1,0 +1,57 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRedis } from "./redis";
+import { ImageExpiredError, ImageStash } from "./image-stash";
+
+const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "image-stash-test");
+const prefix = `sdtest-stash-${randomUUID().slice(0, 8)}`;
+const stash = new ImageStash(redis, prefix);
+afterAll(() => redis.disconnect());
+
+const png = (bytes: number, fill = 1) => `data:image/png;base64,${Buffer.alloc(bytes, fill).toString("base64")}`;
+
+describe("ImageStash", () => {
+  it("stores each image once, under the queue prefix, with a bounded life, and hands out references", async () => {
+    const decisionId = randomUUID();
+    const images = [png(3000), `data:image/JPEG;base64,${Buffer.alloc(10, 2).toString("base64")}`];
+    const refs = await stash.put(decisionId, images, 120);
+    expect(refs).toEqual([
+      { key: expect.stringMatching(new RegExp(`^${prefix}:`)), label: "image1", image_type: "image/png", file_size: 3000 },
+      { key: expect.stringMatching(new RegExp(`^${prefix}:`)), label: "image2", image_type: "image/jpeg", file_size: 10 },
+    ]);
+    for (const ref of refs) {
+      const ttl = await redis.ttl(ref.key);
+      expect(ttl).toBeGreaterThan(100);
+      expect(ttl).toBeLessThanOrEqual(120);
+    }
+    // A reference is small whatever the image's size: that is what the jobs carry.
+    expect(JSON.stringify(refs[0]).length).toBeLessThan(200);
+    expect(await stash.readAll(refs)).toEqual(images);
+  });
+
+  it("reads a missing image as null, and readAll names the ones that are gone", async () => {
+    const refs = await stash.put(randomUUID(), [png(10), png(20), png(30)], 60);
+    await redis.del(refs[1]!.key, refs[2]!.key);
+    expect(await stash.read(refs)).toEqual([png(10), null, null]);
+    const error = await stash.readAll(refs).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ImageExpiredError);
+    expect((error as ImageExpiredError).labels).toEqual(["image2", "image3"]);
+    expect((error as Error).message).toBe(
+      "The decision's images (image2, image3) expired before this model could read them. Please send the decision again.",
+    );
+  });
+
+  it("never reads a key from outside the stash, whatever a job names", async () => {
+    const outside = `${prefix}:not-an-image`;
+    await redis.set(outside, "secret", "EX", 60);
+    expect(await stash.read([{ key: outside, label: "image1", image_type: "image/png", file_size: 1 }])).toEqual([null]);
+  });
+
+  it("deletes a decision's images, and deleting again is harmless", async () => {
+    const refs = await stash.put(randomUUID(), [png(10)], 60);
+    await stash.delete(refs);
+    expect(await redis.exists(refs[0]!.key)).toBe(0);
+    await stash.delete(refs);
+    expect(await stash.put(randomUUID(), [], 60)).toEqual([]);
+  });
+});
