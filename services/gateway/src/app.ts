@@ -13,9 +13,10 @@ import { errorHandler, HttpError } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
 import { httpMetrics, requestLogging } from "./http/observability";
 import { perIpRateLimit } from "./http/rate-limit";
+import { decisionHistoryRoutes } from "./routes/decision-history";
 import { decisionRoutes } from "./routes/decisions";
 import { healthRoutes } from "./routes/health";
-import { imageAssetRoutes } from "./routes/image-assets";
+import { imageAssetFailures, imageAssetRoutes } from "./routes/image-assets";
 import { jobApplicationRoutes } from "./routes/job-application";
 import { waitlistRoutes } from "./routes/waitlist";
 import { providerRoutes } from "./routes/providers";
@@ -57,6 +58,7 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
     providerRoutes(deciders),
     auth.routes,
     decisionRoutes(decisions, publicLimit, auth.requireUser, auth.perUserLimit),
+    decisionHistoryRoutes(store, auth.requireUser),
     imageAssetRoutes(store, auth.optionalUser),
     suggestionRoutes(suggester, publicLimit, logger),
     waitlistRoutes(store, formLimit),
@@ -64,6 +66,8 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   );
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(webAppRoutes(env.WEB_DIST));
+  // Image-asset failures have their own shape (specification section 8), even for body and auth errors.
+  app.use("/api/image-assets", imageAssetFailures(logger));
   app.use(errorHandler(logger));
   return app;
 }

@@ -28,20 +28,23 @@ export function fromValidation(error: z.ZodError): HttpError {
   return new HttpError(400, issue.message, titles.get(issue.message));
 }
 
-/** Last middleware: known errors get their status and text; anything else is logged and hidden. */
+/** Known errors keep their status and text; body-parser failures get ours; anything else is logged and hidden. */
+export function toHttpError(error: unknown, logger: Logger): HttpError {
+  const bodyError = error as { type?: string; status?: number };
+  if (error instanceof HttpError) return error;
+  if (bodyError.type === "entity.too.large") return new HttpError(413, MESSAGES.imagesTooLarge);
+  if (bodyError.type === "entity.parse.failed") return new HttpError(400, "The request body is not valid JSON.");
+  if (typeof bodyError.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
+    return new HttpError(bodyError.status, (error as Error).message);
+  }
+  logger.error({ err: error }, "unhandled error");
+  return new HttpError(500, "Internal server error. Please try again.");
+}
+
+/** Last middleware: errors are answered as `{detail}` (plus `title` where the playground shows one). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const bodyError = error as { type?: string; status?: number };
-    let http: HttpError;
-    if (error instanceof HttpError) http = error;
-    else if (bodyError.type === "entity.too.large") http = new HttpError(413, MESSAGES.imagesTooLarge);
-    else if (bodyError.type === "entity.parse.failed") http = new HttpError(400, "The request body is not valid JSON.");
-    else if (typeof bodyError.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
-      http = new HttpError(bodyError.status, (error as Error).message);
-    } else {
-      logger.error({ err: error }, "unhandled error");
-      http = new HttpError(500, "Internal server error. Please try again.");
-    }
+    const http = toHttpError(error, logger);
     if (res.headersSent) return;
     res.status(http.status).json(http.title ? { detail: http.detail, title: http.title } : { detail: http.detail });
   };
