@@ -149,7 +149,7 @@ describe.skipIf(browserUnavailable)("magic-link sign-in", () => {
     await page.getByRole("heading", { level: 1, name: `Welcome, ${email.split("@")[0]}` }).waitFor();
     await toast(page, "Success!").waitFor();
     await toast(page, "You have been signed in successfully.").waitFor();
-    // Toasts sit below the sticky header: they never cover the avatar menu.
+    // Toasts sit at the bottom, clear of the sticky header: they never cover the avatar menu.
     const header = await page.getByRole("banner").boundingBox();
     const toasts = await page.locator("[data-sonner-toaster]").boundingBox();
     expect(toasts!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
@@ -532,9 +532,9 @@ describe.skipIf(browserUnavailable)("the playground signed in", () => {
 describe.skipIf(browserUnavailable)("pages for signed-in users that are not built yet", () => {
   it("ask a visitor to sign in, and tell a signed-in user plainly that the page is on its way", async () => {
     const page = await app.newPage();
-    await page.goto("/dashboard");
-    await page.getByRole("alert").getByText("Authentication required to access decision history").waitFor();
-    await signInAs(page, freshEmail("dashboard"), "/dashboard");
+    await page.goto("/settings");
+    await page.getByRole("alert").getByText("Please sign in to access your settings.").waitFor();
+    await signInAs(page, freshEmail("settings"), "/settings");
     await page.getByText("This page is not available yet.").waitFor();
     expect(await page.getByRole("alert").count()).toBe(0);
   });

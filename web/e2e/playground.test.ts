@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { crc32, deflateSync } from "node:zlib";
 import type { Locator, Page, Request, WebSocketRoute } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signInByMail, SmtpCapture } from "@sd/all-in-one/testing";
+import { pngImage } from "./support/png";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements, useBrowserApp } from "./support/browser-app";
 
 const DECISION_PATH = "/api/ensembled-llm-categorical-decision-public";
@@ -10,45 +10,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // ---- Test images -------------------------------------------------------------------------
 
-/** A truecolour PNG; `noise` makes it incompressible (so its JPEG stays big), else a gradient. */
-function pngImage(width: number, height: number, fill: "gradient" | "noise" = "gradient"): Buffer {
-  const stride = 1 + width * 3;
-  const raw = fill === "noise" ? randomBytes(stride * height) : Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * stride] = 0; // filter: none
-    if (fill === "gradient") {
-      for (let x = 0; x < width; x++) {
-        const at = y * stride + 1 + x * 3;
-        raw[at] = (x * 255) / width;
-        raw[at + 1] = (y * 255) / height;
-        raw[at + 2] = 128;
-      }
-    }
-  }
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, no filter set, no interlace
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw, { level: fill === "noise" ? 0 : 6 })),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
-
 const pngFile = (name: string, width: number, height: number, fill?: "gradient" | "noise") => ({
   name,
   mimeType: "image/png",
-  buffer: pngImage(width, height, fill),
+  buffer: pngImage(width, height, { fill }),
 });
 
 /** Width and height from a JPEG's start-of-frame segment. */
@@ -120,19 +85,83 @@ async function addChoices(ui: ReturnType<typeof playground>, ...choices: string[
   }
 }
 
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/**
+ * The element's box once it has stopped moving (a toast slides in): after its running transitions
+ * and animations have finished, the same box on two animation frames in a row.
+ */
+const settledBox = (locator: Locator): Promise<Box> =>
+  locator.evaluate(async (element) => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    let last = "";
+    for (;;) {
+      await frame();
+      await Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished.catch(() => undefined)));
+      const { x, y, width, height } = element.getBoundingClientRect();
+      const key = [x, y, width, height].join();
+      if (key === last) return { x, y, width, height };
+      last = key;
+    }
+  });
+
+/** True when a click at the middle of the element reaches it (nothing, such as a toast, lies on top). */
+const reachable = (locator: Locator): Promise<boolean> =>
+  locator.evaluate((element) => {
+    const { x, y, width, height } = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(x + width / 2, y + height / 2);
+    return hit !== null && element.contains(hit);
+  });
+
+/** Hands a signed-in session to the page, as the sign-in flow stores it. */
+async function storeSession(page: Page, session: { user: unknown; tokens: unknown }): Promise<void> {
+  await page.evaluate(({ user, tokens }) => {
+    localStorage.setItem("auth_user", JSON.stringify(user));
+    localStorage.setItem("auth_token", JSON.stringify(tokens));
+    window.dispatchEvent(new Event("authStateChanged"));
+  }, session);
+}
+
 const OPENAI = "OpenAI GPT-4o";
 const GEMINI = "Google Gemini 2.5 Flash";
 const CLAUDE = "Anthropic Claude Sonnet 3.5";
 
 describe.skipIf(browserUnavailable)("playground", () => {
   // Per-model timeouts above the scripted latencies (the test environment's default is 2 s).
-  const app = useBrowserApp({ OPENAI_TIMEOUT_MS: "10000", GEMINI_TIMEOUT_MS: "10000", CLAUDE_TIMEOUT_MS: "10000" });
+  const env: Record<string, string> = { OPENAI_TIMEOUT_MS: "10000", GEMINI_TIMEOUT_MS: "10000", CLAUDE_TIMEOUT_MS: "10000", MAGIC_LINK_PER_IP_PER_HOUR: "1000" };
+  // Sign-in mail is captured by a real SMTP server, started before the stack that sends to it.
+  let smtp: SmtpCapture | undefined;
+  beforeAll(async () => {
+    smtp = await SmtpCapture.start();
+    env.SMTP_URL = smtp.url;
+  });
+  afterAll(async () => {
+    await smtp?.close();
+  });
+  const app = useBrowserApp(env);
+  let accounts = 0;
+  const signIn = () => {
+    if (!smtp) throw new Error("the SMTP capture starts in beforeAll");
+    return signInByMail(app.url, smtp, `playground.${++accounts}.${Date.now()}@example.com`);
+  };
 
-  it("shows each model's vote as it arrives, then the final decision", async () => {
+  it("shows each model's vote, confidence and reason as it arrives, then the final decision", async () => {
+    const reasons = {
+      openai: "The release is tested and the team is around on Friday.",
+      gemini: "Shipping now gets the fix to users a week sooner.",
+      claude: "A Friday deploy leaves nobody to fix a bad release.",
+    };
     app.emulator.addRules([
-      { match: { vendor: "openai" }, latency_ms: 200, respond: { kind: "answer", category: "Yes" } },
-      { match: { vendor: "gemini" }, latency_ms: 1200, respond: { kind: "answer", category: "Yes" } },
-      { match: { vendor: "anthropic" }, latency_ms: 2500, respond: { kind: "answer", category: "No" } },
+      { match: { vendor: "openai" }, latency_ms: 200, respond: { kind: "answer", category: "Yes", confidence: 0.874, rationale: reasons.openai } },
+      { match: { vendor: "gemini" }, latency_ms: 1200, respond: { kind: "answer", category: "Yes", confidence: 0.6, rationale: reasons.gemini } },
+      { match: { vendor: "anthropic" }, latency_ms: 2500, respond: { kind: "answer", category: "No", confidence: 0.95, rationale: reasons.claude } },
     ]);
     const page = await app.newPage();
     const ui = await open(page);
@@ -150,11 +179,15 @@ describe.skipIf(browserUnavailable)("playground", () => {
     await ui.row(GEMINI).getByText("Processing...").waitFor();
     expect(await ui.submitButton.isDisabled()).toBe(true);
 
-    // Live: OpenAI's answer shows while the others are still being asked (before the HTTP answer).
+    // Live: OpenAI's answer, confidence and reason show while the others are still being asked (before the HTTP answer).
     await ui.row(OPENAI).getByText("Yes", { exact: true }).waitFor();
+    await ui.row(OPENAI).getByText(reasons.openai).waitFor();
+    expect(await ui.row(OPENAI).textContent()).toContain("Confidence: 87%");
     expect(await ui.row(CLAUDE).textContent()).toContain("Processing...");
+    expect(await ui.row(CLAUDE).textContent()).not.toContain("Confidence");
     await page.screenshot({ path: "/tmp/playground-live.png" });
     await ui.row(GEMINI).getByText("Yes", { exact: true }).waitFor();
+    await ui.row(GEMINI).getByText(reasons.gemini).waitFor();
     expect(await ui.row(CLAUDE).textContent()).toContain("Processing...");
     expect(await ui.row(OPENAI).getAttribute("data-status")).toBe("success");
     await ui.row(CLAUDE).getByText("No", { exact: true }).waitFor();
@@ -165,7 +198,30 @@ describe.skipIf(browserUnavailable)("playground", () => {
     await card.getByText("Yes", { exact: true }).first().waitFor();
     const votes = card.getByRole("list", { name: "Vote results" }).getByRole("listitem");
     expect(await votes.allInnerTexts()).toEqual(["Yes\n2 votes", "No\n1 vote"]);
-    await card.getByRole("heading", { name: "Why this decision?" }).waitFor();
+    // Each row keeps its confidence and reason after the final answer.
+    for (const [label, reason, confidence] of [
+      [OPENAI, reasons.openai, "87%"],
+      [GEMINI, reasons.gemini, "60%"],
+      [CLAUDE, reasons.claude, "95%"],
+    ] as const) {
+      await ui.row(label).getByText(reason).waitFor();
+      expect(await ui.row(label).textContent()).toContain(`Confidence: ${confidence}`);
+    }
+    // "Why this decision?": the outcome, then one short line per model with its reason, nothing repeated.
+    const why = card.getByRole("list", { name: "Why this decision?" }).getByRole("listitem");
+    const lines = await why.allInnerTexts();
+    expect(lines).toHaveLength(4);
+    expect(new Set(lines).size).toBe(lines.length);
+    for (const [label, reason] of [
+      [OPENAI, reasons.openai],
+      [GEMINI, reasons.gemini],
+      [CLAUDE, reasons.claude],
+    ] as const) {
+      const own = lines.filter((line) => line.includes(label));
+      expect(own, label).toHaveLength(1);
+      expect(own[0]).toContain(reason);
+      expect(lines.filter((line) => line.includes(reason)), reason).toHaveLength(1);
+    }
     expect(await page.getByRole("link", { name: "View History" }).getAttribute("href")).toBe("/dashboard");
     expect(await ui.submitButton.isEnabled()).toBe(true);
   });
@@ -386,6 +442,41 @@ describe.skipIf(browserUnavailable)("playground", () => {
     await page.getByRole("list", { name: "Model responses" }).getByText(CLAUDE).waitFor();
     expect(await page.getByRole("complementary", { name: "Simulated answers" }).count()).toBe(0);
   });
+
+  for (const viewport of [MOBILE, DESKTOP]) {
+    it(`at ${viewport.width} px, the 'Decision Complete!' toast covers neither 'View History' nor the account menu`, async () => {
+      app.emulator.addRules({ respond: { kind: "answer", category: "Ship" } });
+      const session = await signIn();
+      const page = await app.newPage(viewport);
+      const ui = await open(page);
+      await storeSession(page, session);
+      const account = page.getByRole("banner").getByRole("button", { name: "Account menu" });
+      await account.waitFor();
+      await ui.question.fill("Ship the release today?");
+      await addChoices(ui, "Ship", "Wait");
+      const posted = page.waitForRequest(isPost("/api/ensembled-llm-categorical-decision"));
+      await ui.submitButton.click();
+      await posted; // signed in: the authenticated endpoint
+
+      const toast = ui.toast("Decision Complete!");
+      await toast.getByText("Final decision: Ship").waitFor();
+      const viewHistory = page.getByRole("link", { name: "View History" });
+      // The user goes for 'View History' (on a phone the results were scrolled into view, so it is above).
+      await viewHistory.scrollIntoViewIfNeeded();
+      const toastBox = await settledBox(toast);
+      expect(await toast.isVisible()).toBe(true);
+      expect(toastBox.y).toBeGreaterThanOrEqual(0);
+      expect(toastBox.y + toastBox.height).toBeLessThanOrEqual(viewport.height);
+      for (const [name, target] of [
+        ["View History", viewHistory],
+        ["Account menu", account],
+      ] as const) {
+        expect(overlaps(toastBox, await settledBox(target)), `the toast covers ${name}`).toBe(false);
+        expect(await reachable(target), `${name} can be clicked`).toBe(true);
+      }
+      await page.screenshot({ path: `/tmp/playground-toast-${viewport.width}.png` });
+    });
+  }
 
   for (const [name, viewport] of [
     ["mobile", MOBILE],

@@ -19,8 +19,14 @@ export function App() {
           <RouterProvider router={router} />
         </SignInProvider>
       </SessionProvider>
-      {/* Below the sticky header (64 px), so a toast never covers the avatar menu or the mobile menu button. */}
-      <Toaster richColors closeButton position="top-right" offset={{ top: 76 }} mobileOffset={{ top: 72 }} />
+      {/*
+        At the bottom, away from everything a toast must not hide: the header's account menu and
+        mobile menu button at the top, and the page actions that sit at the top of the content
+        (the playground's 'View History' is at the top right on desktop, where a top-right toast
+        covered it). Bottom right on desktop; full width at the bottom on phones (sonner's own
+        layout below 600 px).
+      */}
+      <Toaster richColors closeButton position="bottom-right" offset={{ bottom: 24, right: 24 }} mobileOffset={{ bottom: 16 }} />
     </QueryClientProvider>
   );
 }

@@ -1,5 +1,6 @@
 import { AUTH_MESSAGES } from "@sd/contracts";
-import { ApiError, getJson, postJson } from "./client";
+import type { z } from "zod";
+import { ApiError, apiRequest, type ApiRequest } from "./client";
 
 /** The outcome of one token refresh. */
 export type RefreshResult = { ok: true; accessToken: string } | { ok: false; error: string };
@@ -15,7 +16,7 @@ export interface AuthorizationSource {
 /** The request could not be made as the user: not signed in, or the session ended (its refresh failed). */
 export class SignedOutError extends ApiError {
   constructor(message: string = AUTH_MESSAGES.invalidCredentials) {
-    super(401, message);
+    super(401, message, { source: "client" });
     this.name = "SignedOutError";
   }
 }
@@ -25,7 +26,8 @@ export function isInvalidCredentials(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401 && error.message.includes(AUTH_MESSAGES.invalidCredentials);
 }
 
-const bearer = (accessToken: string): RequestInit => ({ headers: { authorization: `Bearer ${accessToken}` } });
+/** Fetch options carrying an access token as the bearer header. */
+export const bearer = (accessToken: string): RequestInit => ({ headers: { authorization: `Bearer ${accessToken}` } });
 
 /**
  * Runs `call` with the session's bearer token. A 401 'Could not validate credentials' refreshes the
@@ -45,8 +47,13 @@ export async function withAuthorization<T>(session: AuthorizationSource, call: (
   return call(bearer(refreshed.accessToken));
 }
 
-export const authorizedGetJson = <T>(path: string, session: AuthorizationSource): Promise<T> =>
-  withAuthorization(session, (init) => getJson<T>(path, init));
+/** The request's own fetch options plus the authorization header (its other headers are kept). */
+function authorize(own: RequestInit | undefined, authorization: RequestInit): RequestInit {
+  const headers = new Headers(own?.headers);
+  new Headers(authorization.headers).forEach((value, name) => headers.set(name, value));
+  return { ...own, headers };
+}
 
-export const authorizedPostJson = <T>(path: string, body: unknown, session: AuthorizationSource): Promise<T> =>
-  withAuthorization(session, (init) => postJson<T>(path, body, init));
+/** `apiRequest` as the signed-in user (bearer token, one refresh-and-retry on 'Could not validate credentials'). */
+export const authorizedRequest = <S extends z.ZodType>(path: string, request: ApiRequest<S>, session: AuthorizationSource): Promise<z.infer<S>> =>
+  withAuthorization(session, (init) => apiRequest(path, { ...request, init: authorize(request.init, init) }));

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../api/client";
+import type { AuthorizationSource } from "../api/authorized";
+import { ApiError, InvalidResponseError } from "../api/client";
 import {
   AUTH_FALLBACKS,
+  checkAdmin,
   googleAuthorization,
   googleCallback,
   logoutOnServer,
@@ -36,7 +38,7 @@ describe("authentication calls (specification section 7)", () => {
     const calls = serveFetch(jsonResponse(200, { state: "s1", authorization_url: "https://accounts.example.com/auth?x=1" }));
     expect(await googleAuthorization()).toEqual({ state: "s1", authorization_url: "https://accounts.example.com/auth?x=1" });
     expect(calls[0]?.url).toBe("/api/auth/google/authorize");
-    expect(calls[0]?.init.method).toBeUndefined();
+    expect(calls[0]?.init.method).toBe("GET");
   });
 
   it("Google callback: POSTs {code, state}", async () => {
@@ -66,6 +68,15 @@ describe("authentication calls (specification section 7)", () => {
     serveFetch(jsonResponse(401, { detail: "Could not validate credentials" }));
     expect(await rejection(logoutOnServer("access-1"))).toBeInstanceOf(ApiError);
   });
+
+  it("admin check: GETs with the bearer token and reads {is_admin}; an answer of another shape is an invalid response", async () => {
+    const session: AuthorizationSource = { accessToken: () => "access-1", refresh: async () => ({ ok: false, error: "Token refresh failed" }) };
+    const calls = serveFetch(jsonResponse(200, { is_admin: true }), jsonResponse(200, { is_admin: "yes" }));
+    expect(await checkAdmin(session)).toEqual({ is_admin: true });
+    expect(calls[0]?.url).toBe("/api/auth/admin-check");
+    expect(new Headers(calls[0]?.init.headers).get("authorization")).toBe("Bearer access-1");
+    expect(await rejection(checkAdmin(session))).toBeInstanceOf(InvalidResponseError);
+  });
 });
 
 describe("authentication errors: the server's detail, else the fallback (specification section 8)", () => {
@@ -84,14 +95,28 @@ describe("authentication errors: the server's detail, else the fallback (specifi
     expect(error).toMatchObject({ status: 400, message: "Something specific." });
   });
 
-  it.each(cases)("%s: falls back without detail, on a body that is not JSON, and on a network failure", async (_name, call, fallback, text) => {
+  it.each(cases)("%s: falls back without detail (only a message, a blank one), on a body that is not JSON, and on a network failure", async (_name, call, fallback, text) => {
     expect(fallback).toBe(text);
-    serveFetch(jsonResponse(500, { message: "only a message" }), new Response("<html>", { status: 502 }), new TypeError("Failed to fetch"));
-    for (let i = 0; i < 3; i++) expect(await rejection(call())).toMatchObject({ message: text });
+    serveFetch(
+      jsonResponse(500, { message: "only a message" }),
+      jsonResponse(400, { detail: " " }),
+      new Response("<html>", { status: 502 }),
+      new TypeError("Failed to fetch"),
+    );
+    const errors = [];
+    for (let i = 0; i < 4; i++) errors.push(await rejection(call()));
+    for (const error of errors) expect(error).toBeInstanceOf(ApiError);
+    expect(errors.map((e) => [(e as ApiError).status, (e as ApiError).message])).toEqual([
+      [500, text],
+      [400, text],
+      [502, text],
+      [0, text],
+    ]);
   });
 
-  it.each(cases)("%s: a 2xx answer of the wrong shape is a failure too", async (_name, call, fallback) => {
-    serveFetch(jsonResponse(200, { unexpected: true }));
+  it.each(cases)("%s: a 2xx answer of the wrong shape, or not JSON, is a failure too", async (_name, call, fallback) => {
+    serveFetch(jsonResponse(200, { unexpected: true }), new Response("<html>", { status: 200 }));
+    expect(await rejection(call())).toMatchObject({ message: fallback });
     expect(await rejection(call())).toMatchObject({ message: fallback });
   });
 

@@ -1,13 +1,17 @@
 import {
   AdminCheckResponseSchema,
+  AuthMessageResponseSchema,
   AuthResponseSchema,
   AuthTokensSchema,
+  GoogleAuthorizationSchema,
   type AdminCheckResponse,
   type AuthResponse,
   type AuthTokens,
+  type GoogleAuthorization,
 } from "@sd/contracts";
-import { authorizedGetJson, type AuthorizationSource } from "../api/authorized";
-import { ApiError } from "../api/client";
+import type { z } from "zod";
+import { authorizedRequest, bearer, type AuthorizationSource } from "../api/authorized";
+import { ApiError, apiRequest, type ApiRequest } from "../api/client";
 
 /** Texts shown when an authentication call fails without the server's `detail` (specification section 8). */
 export const AUTH_FALLBACKS = {
@@ -23,79 +27,53 @@ export const AUTH_FALLBACKS = {
 export const authErrorText = (error: unknown, fallback: string): string =>
   error instanceof Error && error.message ? error.message : fallback;
 
-interface Parser<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false };
-}
-
-const hasString = <K extends string>(value: unknown, ...keys: K[]): value is Record<K, string> =>
-  typeof value === "object" && value !== null && keys.every((key) => typeof (value as Record<string, unknown>)[key] === "string");
-
-const parserOf = <K extends string>(...keys: K[]): Parser<Record<K, string>> => ({
-  safeParse: (value) => (hasString(value, ...keys) ? { success: true, data: value } : { success: false }),
-});
-
 /**
- * One authentication call. Errors are read from the answer's `detail` (specification section 7);
- * without one (or on a network failure, or an answer of the wrong shape) the call's fallback text.
+ * One authentication call through the API client. Its errors are read from the answer's `detail`
+ * (specification section 7); without one (an answer with only a `message` or none, a body that is
+ * not JSON, a 2xx answer of the wrong shape, or no answer at all) the call's fallback text
+ * (specification section 8), keeping the status.
  */
-async function authCall<T>(path: string, init: RequestInit, fallback: string, parser: Parser<T>): Promise<T> {
-  let response: Response;
+async function authCall<S extends z.ZodType>(path: string, request: ApiRequest<S>, fallback: string): Promise<z.infer<S>> {
   try {
-    response = await fetch(path, init);
-  } catch {
-    throw new ApiError(0, fallback);
+    return await apiRequest(path, request);
+  } catch (error) {
+    if (error instanceof ApiError && error.source === "detail") throw error;
+    throw new ApiError(error instanceof ApiError ? error.status : 0, fallback);
   }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const detail = hasString(body, "detail") && body.detail.trim() !== "" ? body.detail : fallback;
-    throw new ApiError(response.status, detail);
-  }
-  const parsed = parser.safeParse(body);
-  if (!parsed.success) throw new ApiError(response.status, fallback);
-  return parsed.data;
 }
-
-const postBody = (body: unknown): RequestInit => ({
-  method: "POST",
-  headers: { "content-type": "application/json" },
-  body: JSON.stringify(body),
-});
 
 /** POST /api/auth/magic-link/request: the server's message ("Check your email..."). */
 export async function requestMagicLink(email: string): Promise<string> {
-  const { message } = await authCall("/api/auth/magic-link/request", postBody({ email }), AUTH_FALLBACKS.loginRequest, parserOf("message"));
+  const { message } = await authCall("/api/auth/magic-link/request", { method: "POST", body: { email }, schema: AuthMessageResponseSchema }, AUTH_FALLBACKS.loginRequest);
   return message;
 }
 
 /** POST /api/auth/magic-link/verify: signs in with the single-use token of a magic link. */
 export function verifyMagicLink(token: string): Promise<AuthResponse> {
-  return authCall("/api/auth/magic-link/verify", postBody({ token }), AUTH_FALLBACKS.magicLinkVerification, AuthResponseSchema);
+  return authCall("/api/auth/magic-link/verify", { method: "POST", body: { token }, schema: AuthResponseSchema }, AUTH_FALLBACKS.magicLinkVerification);
 }
 
 /** GET /api/auth/google/authorize: where to send the browser, and the state it will come back with. */
-export function googleAuthorization(): Promise<{ state: string; authorization_url: string }> {
-  return authCall("/api/auth/google/authorize", {}, AUTH_FALLBACKS.googleUrl, parserOf("state", "authorization_url"));
+export function googleAuthorization(): Promise<GoogleAuthorization> {
+  return authCall("/api/auth/google/authorize", { schema: GoogleAuthorizationSchema }, AUTH_FALLBACKS.googleUrl);
 }
 
 /** POST /api/auth/google/callback with the parameters Google redirected back with. */
 export function googleCallback(params: { code: string; state: string; iss?: string }): Promise<AuthResponse> {
-  return authCall("/api/auth/google/callback", postBody(params), AUTH_FALLBACKS.googleAuthentication, AuthResponseSchema);
+  return authCall("/api/auth/google/callback", { method: "POST", body: params, schema: AuthResponseSchema }, AUTH_FALLBACKS.googleAuthentication);
 }
 
 /** POST /api/auth/refresh: new tokens (the refresh token rotates). */
 export function refreshTokens(refreshToken: string): Promise<AuthTokens> {
-  return authCall("/api/auth/refresh", postBody({ refresh_token: refreshToken }), AUTH_FALLBACKS.tokenRefresh, AuthTokensSchema);
+  return authCall("/api/auth/refresh", { method: "POST", body: { refresh_token: refreshToken }, schema: AuthTokensSchema }, AUTH_FALLBACKS.tokenRefresh);
 }
 
 /** POST /api/auth/logout with the bearer token: ends the session on the server (its answer is not shown). */
 export async function logoutOnServer(accessToken: string): Promise<void> {
-  const response = await fetch("/api/auth/logout", { method: "POST", headers: { authorization: `Bearer ${accessToken}` } });
-  if (!response.ok) throw new ApiError(response.status, `HTTP ${response.status}`);
+  await apiRequest("/api/auth/logout", { method: "POST", schema: AuthMessageResponseSchema, init: bearer(accessToken) });
 }
 
 /** GET /api/auth/admin-check as the signed-in user. */
-export async function checkAdmin(session: AuthorizationSource): Promise<AdminCheckResponse> {
-  const parsed = AdminCheckResponseSchema.safeParse(await authorizedGetJson<unknown>("/api/auth/admin-check", session));
-  if (!parsed.success) throw new Error("The admin check returned an invalid answer.");
-  return parsed.data;
+export function checkAdmin(session: AuthorizationSource): Promise<AdminCheckResponse> {
+  return authorizedRequest("/api/auth/admin-check", { schema: AdminCheckResponseSchema }, session);
 }

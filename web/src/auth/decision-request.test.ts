@@ -1,11 +1,19 @@
 import { describe, expect, it } from "vitest";
 import type { AuthorizationSource, RefreshResult } from "../api/authorized";
-import { ApiError } from "../api/client";
+import { ApiError, InvalidResponseError } from "../api/client";
 import { DECISION_ENDPOINTS, postDecision } from "./decision-request";
 import { bearerOf, bodyOf, jsonResponse, serveFetch } from "./test-support";
 
 const BODY = { question: "Ship on Friday?", categories: ["Yes", "No"], request_id: "r1" };
-const DECISION = { final_decision: "No", total_votes: 3 };
+const DECISION = {
+  final_decision: "No",
+  total_votes: 3,
+  vote_counts: { Yes: 1, No: 2 },
+  individual_responses: { openai: "No", gemini: "No", claude: "Yes" },
+  context_explanation: "No won with 2 of 3 votes.",
+  decision_id: "d1",
+  question: "Ship on Friday?",
+};
 const INVALID = { detail: "Could not validate credentials" };
 
 function session(accessToken: string | null, refreshed: RefreshResult = { ok: true, accessToken: "access-2" }): AuthorizationSource {
@@ -57,8 +65,9 @@ describe("postDecision (specification sections 7 and 8)", () => {
     expect(error).toMatchObject({ status: 401, message: "Could not validate credentials" });
   });
 
-  it("throws SyntaxError for a 2xx body that is not JSON (as postJson does)", async () => {
-    serveFetch(new Response("<html>", { status: 200 }));
-    await expect(postDecision(BODY, session(null))).rejects.toBeInstanceOf(SyntaxError);
+  it("throws InvalidResponseError for a 2xx body that is not JSON or not a decision response", async () => {
+    serveFetch(new Response("<html>", { status: 200 }), jsonResponse(200, { final_decision: "No", total_votes: 3 }));
+    await expect(postDecision(BODY, session(null))).rejects.toBeInstanceOf(InvalidResponseError);
+    await expect(postDecision(BODY, session("access-1"))).rejects.toBeInstanceOf(InvalidResponseError);
   });
 });

@@ -1,5 +1,6 @@
-import { authorizedPostJson, SignedOutError, type AuthorizationSource } from "../api/authorized";
-import { postJson } from "../api/client";
+import { DecisionResponseSchema, type DecisionResponse } from "@sd/contracts";
+import { authorizedRequest, SignedOutError, type AuthorizationSource } from "../api/authorized";
+import { apiRequest } from "../api/client";
 
 /** The decision endpoints (specification section 7). */
 export const DECISION_ENDPOINTS = {
@@ -11,16 +12,17 @@ export const DECISION_ENDPOINTS = {
  * POSTs a decision request as the session allows (specification sections 7 and 8): to the
  * authenticated endpoint with the bearer token when signed in with a valid token (a 401
  * 'Could not validate credentials' refreshes the token once and retries); to the public endpoint
- * when signed out, expired, or when that refresh fails. Returns the parsed JSON answer; a non-2xx
- * answer throws ApiError, a 2xx body that is not JSON throws SyntaxError (as postJson does).
+ * when signed out, expired, or when that refresh fails. A non-2xx answer throws ApiError; a 2xx
+ * answer that is not a decision response throws InvalidResponseError.
  */
-export async function postDecision(body: unknown, session: AuthorizationSource): Promise<unknown> {
+export async function postDecision(body: unknown, session: AuthorizationSource): Promise<DecisionResponse> {
+  const request = { method: "POST", body, schema: DecisionResponseSchema } as const;
   if (session.accessToken() !== null) {
     try {
-      return await authorizedPostJson<unknown>(DECISION_ENDPOINTS.authenticated, body, session);
+      return await authorizedRequest(DECISION_ENDPOINTS.authenticated, request, session);
     } catch (error) {
       if (!(error instanceof SignedOutError)) throw error;
     }
   }
-  return postJson<unknown>(DECISION_ENDPOINTS.public, body);
+  return apiRequest(DECISION_ENDPOINTS.public, request);
 }

@@ -6,8 +6,6 @@ import {
   applicationFormData,
   checkChosenResume,
   hasErrors,
-  readSubmitAnswer,
-  SUBMIT_FAILED,
   validateApplication,
   type ApplicationValues,
 } from "./application-form";
@@ -113,27 +111,5 @@ describe("applicationFormData", () => {
     });
     expect((body.get("resume") as File).name).toBe("cv.pdf");
     expect(applicationFormData(valid, { position: "P", department: "D" }, null).has("resume")).toBe(false);
-  });
-});
-
-describe("readSubmitAnswer", () => {
-  const ok = { ok: true, status: 200, statusText: "OK" };
-  const failed = (status: number, statusText = "") => ({ ok: false, status, statusText });
-
-  it("shows the server's message on success", () => {
-    expect(readSubmitAnswer(ok, JSON.stringify({ message: "Thanks!" }))).toEqual({ ok: true, message: "Thanks!" });
-    expect(readSubmitAnswer(ok, "{}")).toEqual({ ok: true, message: M.submitted });
-  });
-
-  it("prefers the server's detail, then its message, then the fallback", () => {
-    expect(readSubmitAnswer(failed(400), JSON.stringify({ detail: "Name is required", message: "other" }))).toEqual({ ok: false, message: "Name is required" });
-    expect(readSubmitAnswer(failed(500), JSON.stringify({ message: "Mailbox full" }))).toEqual({ ok: false, message: "Mailbox full" });
-    expect(readSubmitAnswer(failed(500), JSON.stringify({ error: "x" }))).toEqual({ ok: false, message: SUBMIT_FAILED });
-    expect(readSubmitAnswer(failed(500), "null")).toEqual({ ok: false, message: SUBMIT_FAILED });
-  });
-
-  it("says 'Server error: ...' when the body is not JSON", () => {
-    expect(readSubmitAnswer(failed(502, "Bad Gateway"), "<html>bad gateway</html>")).toEqual({ ok: false, message: "Server error: 502 Bad Gateway" });
-    expect(readSubmitAnswer(failed(504), "")).toEqual({ ok: false, message: "Server error: 504" });
   });
 });

@@ -6,6 +6,7 @@ import {
   type JobApplicationErrors,
   type JobApplicationFields,
 } from "@sd/contracts";
+import { ApiError, InvalidResponseError } from "../api/client";
 
 /**
  * The application form's logic without React (specification sections 4, 5 and 8). The rules
@@ -95,19 +96,19 @@ export function applicationFormData(
 
 export type SubmitOutcome = { ok: true; message: string } | { ok: false; message: string };
 
-/** What the answer says, read as text and parsed as JSON (fields message and detail). */
-export function readSubmitAnswer(answer: { ok: boolean; status: number; statusText: string }, text: string): SubmitOutcome {
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return { ok: false, message: `Server error: ${[answer.status, answer.statusText].filter(Boolean).join(" ")}` };
+/**
+ * Why a submission failed, as the form's error toast words it (specification section 8): the
+ * server's detail or message, else 'Failed to submit application'; a body that is not JSON (or a
+ * 2xx answer that is not the application's receipt) 'Server error: {status} {reason}'; no answer
+ * at all, the generic text.
+ */
+export function submitFailureText(error: unknown): string {
+  if (!(error instanceof ApiError)) return SUBMIT_GENERIC_ERROR;
+  if (error instanceof InvalidResponseError || error.source === "unreadable") {
+    return `Server error: ${[error.status, error.statusText].filter(Boolean).join(" ")}`;
   }
-  const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
-  const said = (key: "detail" | "message") => {
-    const value = record[key];
-    return typeof value === "string" && value !== "" ? value : undefined;
-  };
-  if (!answer.ok) return { ok: false, message: said("detail") ?? said("message") ?? SUBMIT_FAILED };
-  return { ok: true, message: said("message") ?? JOB_APPLICATION_MESSAGES.submitted };
+  return error.explained ? error.message : SUBMIT_FAILED;
 }
+
+/** The success toast: the server's message, else the specification's text. */
+export const submittedText = (message: string): string => (message.trim() !== "" ? message : JOB_APPLICATION_MESSAGES.submitted);

@@ -1,13 +1,15 @@
-import { readSubmitAnswer, SUBMIT_GENERIC_ERROR, type SubmitOutcome } from "./application-form";
+import { JobApplicationResponseSchema } from "@sd/contracts";
+import { apiRequest } from "../api/client";
+import { submitFailureText, submittedText, type SubmitOutcome } from "./application-form";
 
 export const JOB_APPLICATION_PATH = "/api/job-application";
 
-/** Sends the multipart application; never throws (a network failure is the generic error). */
+/** Sends the multipart application through the API client; never throws (every failure becomes the toast's text). */
 export async function submitApplication(body: FormData): Promise<SubmitOutcome> {
   try {
-    const response = await fetch(JOB_APPLICATION_PATH, { method: "POST", body });
-    return readSubmitAnswer(response, await response.text());
-  } catch {
-    return { ok: false, message: SUBMIT_GENERIC_ERROR };
+    const { message } = await apiRequest(JOB_APPLICATION_PATH, { method: "POST", body, schema: JobApplicationResponseSchema });
+    return { ok: true, message: submittedText(message) };
+  } catch (error) {
+    return { ok: false, message: submitFailureText(error) };
   }
 }

@@ -1,5 +1,6 @@
 import { CircleCheck, CircleX, LoaderCircle } from "lucide-react";
 import { Card } from "../ui/card";
+import { formatConfidence } from "./choices";
 import type { ModelRow } from "./decision-run";
 import { PLAYGROUND_TEXT } from "./messages";
 
@@ -32,19 +33,37 @@ function ModelStatus({ row }: { row: ModelRow }) {
   }
 }
 
+/** How sure the model was and why, as its live vote said (kept after the final answer). */
+function ModelReason({ row }: { row: ModelRow }) {
+  if (row.status !== "success" || (row.confidence === null && row.rationale === null)) return null;
+  return (
+    <div className="mt-1.5 space-y-1 text-sm">
+      {row.confidence !== null ? (
+        <p className="text-slate-600">
+          Confidence: <span className="font-medium text-slate-900">{formatConfidence(row.confidence)}</span>
+        </p>
+      ) : null}
+      {row.rationale !== null ? <p className="text-slate-700 [overflow-wrap:anywhere]">{row.rationale}</p> : null}
+    </div>
+  );
+}
+
 function ModelResultRow({ row }: { row: ModelRow }) {
   return (
-    <li className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-3" data-status={row.status}>
-      <div className="min-w-0">
-        <p className="font-medium text-slate-900">{row.label}</p>
-        {row.modelVersion ? <p className="text-xs text-slate-500">{row.modelVersion}</p> : null}
+    <li className="py-3" data-status={row.status}>
+      <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
+        <div className="min-w-0">
+          <p className="font-medium text-slate-900">{row.label}</p>
+          {row.modelVersion ? <p className="text-xs text-slate-500">{row.modelVersion}</p> : null}
+        </div>
+        <ModelStatus row={row} />
       </div>
-      <ModelStatus row={row} />
+      <ModelReason row={row} />
     </li>
   );
 }
 
-/** Every model's vote, updated live as each one answers. */
+/** Every model's vote, with its confidence and reason, updated live as each one answers. */
 export function ModelResponses({ rows }: { rows: readonly ModelRow[] }) {
   return (
     <Card>

@@ -11,9 +11,14 @@ const MODELS = [
 
 const run = (...actions: DecisionRunAction[]): DecisionRun => actions.reduce(decisionRunReducer, IDLE_RUN);
 const start: DecisionRunAction = { type: "start", providers: PROVIDERS };
-const vote = (provider: string, status: "pending" | "success" | "error", response: string | null = null): DecisionRunAction => ({
+const vote = (
+  provider: string,
+  status: "pending" | "success" | "error",
+  response: string | null = null,
+  { confidence = null, rationale = null }: { confidence?: number | null; rationale?: string | null } = {},
+): DecisionRunAction => ({
   type: "vote",
-  event: { provider, status, response, model_version: status === "pending" ? null : `${provider}-model` },
+  event: { provider, status, response, model_version: status === "pending" ? null : `${provider}-model`, confidence, rationale },
 });
 const response = (individual: Record<string, string | null>): DecisionResponse => ({
   final_decision: "Yes",
@@ -35,9 +40,24 @@ describe("decisionRunReducer", () => {
 
   it("settles each row as its own vote event arrives", () => {
     const state = run(start, vote("openai", "pending"), vote("openai", "success", "Yes"));
-    expect(state.outcomes.openai).toEqual({ status: "success", response: "Yes", modelVersion: "openai-model" });
+    expect(state.outcomes.openai).toEqual({ status: "success", response: "Yes", modelVersion: "openai-model", confidence: null, rationale: null });
     expect(statuses(state)).toEqual({ openai: "success", gemini: "pending", claude: "pending" });
     expect(statuses(run(start, vote("claude", "error")))).toEqual({ openai: "pending", gemini: "pending", claude: "error" });
+  });
+
+  it("keeps each model's confidence and reason from its live vote, through the final answer", () => {
+    const reason = { confidence: 0.856, rationale: "  Friday deploys leave no one to fix a bad release.  " };
+    const live = run(start, vote("openai", "success", "No", reason));
+    expect(live.outcomes.openai).toMatchObject({ status: "success", response: "No", confidence: 0.856, rationale: "Friday deploys leave no one to fix a bad release." });
+    const done = decisionRunReducer(live, { type: "complete", response: response({ openai: "No", gemini: "Yes", claude: null }) });
+    expect(done.outcomes.openai).toMatchObject({ confidence: 0.856, rationale: "Friday deploys leave no one to fix a bad release." });
+    // The HTTP answer carries no confidence or reason: a row it settles has none.
+    expect(done.outcomes.gemini).toMatchObject({ status: "success", response: "Yes", confidence: null, rationale: null });
+  });
+
+  it("keeps no confidence or reason for a failed vote, or a blank reason", () => {
+    expect(run(start, vote("claude", "error", null, { confidence: 0.9, rationale: "x" })).outcomes.claude).toMatchObject({ confidence: null, rationale: null });
+    expect(run(start, vote("claude", "success", "No", { confidence: 0.7, rationale: " " })).outcomes.claude).toMatchObject({ confidence: 0.7, rationale: null });
   });
 
   it("never reopens a settled row with a late pending event", () => {
@@ -74,14 +94,14 @@ describe("decisionRunReducer", () => {
 
   it("adds models the answer names that were not asked", () => {
     const state = run(start, { type: "complete", response: response({ openai: "Yes", gemini: "Yes", claude: "No", llama: "No" }) });
-    expect(state.outcomes.llama).toEqual({ status: "success", response: "No", modelVersion: null });
+    expect(state.outcomes.llama).toEqual({ status: "success", response: "No", modelVersion: null, confidence: null, rationale: null });
   });
 
   it("fails every row when the request fails", () => {
     const state = run(start, vote("openai", "success", "Yes"), { type: "fail" });
     expect(state.phase).toBe("failed");
     expect(statuses(state)).toEqual({ openai: "error", gemini: "error", claude: "error" });
-    expect(state.outcomes.openai?.response).toBeNull();
+    expect(state.outcomes.openai).toMatchObject({ response: null, confidence: null, rationale: null });
   });
 
   it("starts afresh on the next submit", () => {
@@ -101,13 +121,13 @@ describe("modelRows", () => {
   });
 
   it("shows each model's outcome and appends unlisted models under their id", () => {
-    const { outcomes } = run(start, vote("gemini", "success", "No"), vote("llama", "success", "Yes"));
+    const { outcomes } = run(start, vote("gemini", "success", "No", { confidence: 0.6, rationale: "Too risky." }), vote("llama", "success", "Yes"));
     const rows = modelRows(MODELS, outcomes);
-    expect(rows.map((r) => [r.label, r.status, r.response])).toEqual([
-      ["OpenAI GPT-4o", "pending", null],
-      ["Google Gemini 2.5 Flash", "success", "No"],
-      ["Anthropic Claude Sonnet 3.5", "pending", null],
-      ["llama", "success", "Yes"],
+    expect(rows.map((r) => [r.label, r.status, r.response, r.confidence, r.rationale])).toEqual([
+      ["OpenAI GPT-4o", "pending", null, null, null],
+      ["Google Gemini 2.5 Flash", "success", "No", 0.6, "Too risky."],
+      ["Anthropic Claude Sonnet 3.5", "pending", null, null, null],
+      ["llama", "success", "Yes", null, null],
     ]);
   });
 });

@@ -12,6 +12,10 @@ export interface ModelOutcome {
   response: string | null;
   /** The model that actually answered, when the live event said. */
   modelVersion: string | null;
+  /** How sure the model was, 0 to 1 (success only, from its live event). */
+  confidence: number | null;
+  /** The model's one-sentence reason (success only, from its live event). */
+  rationale: string | null;
 }
 
 /** Model result row: model label, response, status (specification section 3). */
@@ -30,19 +34,28 @@ export interface DecisionRun {
 
 export type DecisionRunAction =
   | { type: "start"; providers: readonly string[] }
-  | { type: "vote"; event: Pick<VoteEvent, "provider" | "status" | "response" | "model_version"> }
+  | { type: "vote"; event: Pick<VoteEvent, "provider" | "status" | "response" | "model_version" | "confidence" | "rationale"> }
   | { type: "complete"; response: DecisionResponse }
   | { type: "fail" };
 
 export const IDLE_RUN: DecisionRun = { phase: "idle", outcomes: {}, result: null };
 
-const pending: ModelOutcome = { status: "pending", response: null, modelVersion: null };
+const pending: ModelOutcome = { status: "pending", response: null, modelVersion: null, confidence: null, rationale: null };
+/** A row settled without the model's own answer (so without its confidence or reason). */
+const settled = (status: "success" | "error", response: string | null, modelVersion: string | null): ModelOutcome => ({
+  status,
+  response,
+  modelVersion,
+  confidence: null,
+  rationale: null,
+});
 const hasAnswer = (response: string | null | undefined): response is string => typeof response === "string" && response.trim() !== "";
 
 /**
  * One decision request's progress: every row pending on submit, each settled by its live vote
- * event as it arrives, rows still pending settled by the HTTP answer (success when the model's
- * answer is in individual_responses, else error), and every row failed when the request fails.
+ * event as it arrives (with the model's confidence and reason), rows still pending settled by the
+ * HTTP answer (success when the model's answer is in individual_responses, else error; the answer
+ * carries no confidence or reason), and every row failed when the request fails.
  */
 export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction): DecisionRun {
   switch (action.type) {
@@ -50,7 +63,7 @@ export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction):
       return { phase: "running", result: null, outcomes: Object.fromEntries(action.providers.map((id) => [id, pending])) };
     case "vote": {
       if (run.phase !== "running") return run;
-      const { provider, status, response, model_version } = action.event;
+      const { provider, status, response, model_version, confidence, rationale } = action.event;
       const current = run.outcomes[provider];
       // A late "pending" never reopens a settled row.
       if (status === "pending" && current && current.status !== "pending") return run;
@@ -58,8 +71,8 @@ export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction):
         status === "pending"
           ? { ...pending, modelVersion: model_version }
           : status === "success" && hasAnswer(response)
-            ? { status: "success", response, modelVersion: model_version }
-            : { status: "error", response: null, modelVersion: model_version };
+            ? { status: "success", response, modelVersion: model_version, confidence, rationale: hasAnswer(rationale) ? rationale.trim() : null }
+            : settled("error", null, model_version);
       return { ...run, outcomes: { ...run.outcomes, [provider]: outcome } };
     }
     case "complete": {
@@ -72,9 +85,7 @@ export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction):
         outcomes[id] =
           current && current.status !== "pending"
             ? current
-            : hasAnswer(answer)
-              ? { status: "success", response: answer, modelVersion: current?.modelVersion ?? null }
-              : { status: "error", response: null, modelVersion: current?.modelVersion ?? null };
+            : settled(hasAnswer(answer) ? "success" : "error", hasAnswer(answer) ? answer : null, current?.modelVersion ?? null);
       }
       return { phase: "done", result: action.response, outcomes };
     }
@@ -83,7 +94,7 @@ export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction):
         phase: "failed",
         result: null,
         outcomes: Object.fromEntries(
-          Object.entries(run.outcomes).map(([id, o]) => [id, { status: "error", response: null, modelVersion: o.modelVersion }]),
+          Object.entries(run.outcomes).map(([id, o]) => [id, settled("error", null, o.modelVersion)]),
         ),
       };
   }
@@ -95,7 +106,7 @@ export function modelRows(models: readonly ModelInfo[], outcomes: Readonly<Recor
   const rows: ModelRow[] = models.map(({ id, label }) => ({
     id,
     label,
-    ...(outcomes[id] ?? { status: "idle" as const, response: null, modelVersion: null }),
+    ...(outcomes[id] ?? { status: "idle" as const, response: null, modelVersion: null, confidence: null, rationale: null }),
   }));
   for (const [id, outcome] of Object.entries(outcomes)) {
     if (!listed.has(id)) rows.push({ id, label: id, ...outcome });

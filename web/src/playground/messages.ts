@@ -1,4 +1,5 @@
 import { MESSAGES } from "@sd/contracts";
+import { INVALID_RESPONSE_TEXT } from "../api/client";
 
 /** A toast's title and description, as the specification words them. */
 export interface ToastText {
@@ -20,7 +21,7 @@ export const PLAYGROUND_TEXT = {
   suggestionsFailedFallback: "Failed to get suggestions",
   decisionErrorTitle: "Error",
   imagesTooLarge: MESSAGES.imagesTooLarge,
-  invalidResponse: "Server returned an invalid response. Please try again.",
+  invalidResponse: INVALID_RESPONSE_TEXT,
   authenticationExpired: "Authentication expired. You can still use the playground without signing in - just try again!",
   decisionFailedFallback: "Failed to get ensemble decision",
   decisionCompleteTitle: "Decision Complete!",

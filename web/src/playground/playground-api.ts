@@ -1,16 +1,14 @@
 import {
-  DecisionResponseSchema,
   DEFAULT_PROVIDERS,
+  ProvidersResponseSchema,
   SuggestionResponseSchema,
   type DecisionResponse,
-  type ProvidersResponse,
   type Suggestion,
 } from "@sd/contracts";
 import type { AuthorizationSource } from "../api/authorized";
-import { getJson, postJson } from "../api/client";
+import { apiRequest } from "../api/client";
 import { postDecision } from "../auth/decision-request";
 import type { ModelInfo } from "./decision-run";
-import { InvalidResponseError } from "./decision-errors";
 
 /** The playground's three rows until GET /api/providers answers (or when it cannot). */
 export const DEFAULT_MODELS: readonly ModelInfo[] = Object.entries(DEFAULT_PROVIDERS).map(([id, p]) => ({
@@ -20,10 +18,14 @@ export const DEFAULT_MODELS: readonly ModelInfo[] = Object.entries(DEFAULT_PROVI
   simulated: false,
 }));
 
+/** GET /api/providers: the models a decision asks, in row order. */
 export async function fetchModels(): Promise<ModelInfo[]> {
-  const body = await getJson<ProvidersResponse>("/api/providers");
-  return body.providers;
+  const { providers } = await apiRequest("/api/providers", { schema: ProvidersResponseSchema });
+  return providers;
 }
+
+/** The providers as TanStack Query holds them: one cache entry for every page that labels models (they change only with a restart). */
+export const providersQuery = { queryKey: ["providers"], queryFn: fetchModels, staleTime: Infinity } as const;
 
 export interface DecisionRequestBody {
   question: string;
@@ -35,19 +37,11 @@ export interface DecisionRequestBody {
 
 /**
  * POSTs the question: to the authenticated endpoint when signed in (refreshing once, then falling
- * back to the public one), else to the public one. A 2xx body that is not a decision throws InvalidResponseError.
+ * back to the public one), else to the public one. A 2xx body that is not a decision throws
+ * InvalidResponseError (the client's); `images` is left out of the body when there are none.
  */
-export async function requestDecision({ images, ...rest }: DecisionRequestBody, session: AuthorizationSource): Promise<DecisionResponse> {
-  let body: unknown;
-  try {
-    body = await postDecision(images.length > 0 ? { ...rest, images } : rest, session);
-  } catch (error) {
-    if (error instanceof SyntaxError) throw new InvalidResponseError();
-    throw error;
-  }
-  const parsed = DecisionResponseSchema.safeParse(body);
-  if (!parsed.success) throw new InvalidResponseError();
-  return parsed.data;
+export function requestDecision({ images, ...rest }: DecisionRequestBody, session: AuthorizationSource): Promise<DecisionResponse> {
+  return postDecision(images.length > 0 ? { ...rest, images } : rest, session);
 }
 
 export interface SuggestionRequestBody {
@@ -56,8 +50,8 @@ export interface SuggestionRequestBody {
   existing_choices: readonly string[];
 }
 
+/** POST /api/smart-suggestion-public: AI-suggested choices with their confidence. */
 export async function requestSuggestions(body: SuggestionRequestBody): Promise<Suggestion[]> {
-  const parsed = SuggestionResponseSchema.safeParse(await postJson<unknown>("/api/smart-suggestion-public", body));
-  if (!parsed.success) throw new Error("The server returned invalid suggestions.");
-  return parsed.data.suggestions;
+  const { suggestions } = await apiRequest("/api/smart-suggestion-public", { method: "POST", body, schema: SuggestionResponseSchema });
+  return suggestions;
 }

@@ -1,3 +1,4 @@
+import { useMutation } from "@tanstack/react-query";
 import { useCallback, useReducer, useRef } from "react";
 import type { DecisionResponse } from "@sd/contracts";
 import { useAuthorization } from "../auth/session-context";
@@ -5,7 +6,7 @@ import { toast } from "../ui/toast";
 import { decisionErrorMessage } from "./decision-errors";
 import { decisionRunReducer, IDLE_RUN, type DecisionRun, type ModelInfo } from "./decision-run";
 import { PLAYGROUND_TEXT } from "./messages";
-import { requestDecision } from "./playground-api";
+import { requestDecision, type DecisionRequestBody } from "./playground-api";
 import { newRequestId } from "./request-id";
 import { useDecisionSocket } from "./useDecisionSocket";
 
@@ -39,6 +40,8 @@ export function useDecisionRun(models: readonly ModelInfo[]): DecisionRun & { su
   });
 
   const authorization = useAuthorization();
+  // The POST is a TanStack Query mutation; the run (rows, result) is the reducer's, fed by both channels.
+  const { mutateAsync: postQuestion } = useMutation({ mutationFn: (body: DecisionRequestBody) => requestDecision(body, authorization) });
   const submit = useCallback(
     async ({ question, categories, images }: DecisionInput) => {
       const requestId = newRequestId();
@@ -47,7 +50,7 @@ export function useDecisionRun(models: readonly ModelInfo[]): DecisionRun & { su
       // Join the request's room before posting, so no vote event is missed.
       await socket.follow(requestId);
       try {
-        finish(requestId, await requestDecision({ question: question.trim(), categories, images, request_id: requestId }, authorization));
+        finish(requestId, await postQuestion({ question: question.trim(), categories, images, request_id: requestId }));
       } catch (error) {
         if (active.current !== requestId) return; // already settled by the final event
         active.current = null;
@@ -57,7 +60,7 @@ export function useDecisionRun(models: readonly ModelInfo[]): DecisionRun & { su
         if (active.current === null) socket.stop();
       }
     },
-    [models, socket, finish, authorization],
+    [models, socket, finish, postQuestion],
   );
 
   return { ...run, submit };

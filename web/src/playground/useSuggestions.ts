@@ -1,8 +1,9 @@
+import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import type { Suggestion } from "@sd/contracts";
-import { ApiError } from "../api/client";
 import { toast } from "../ui/toast";
 import { newSuggestions } from "./choices";
+import { suggestionsErrorText } from "./decision-errors";
 import { PLAYGROUND_TEXT } from "./messages";
 import { requestSuggestions } from "./playground-api";
 
@@ -24,30 +25,30 @@ export interface Suggestions {
 /** AI-suggested choices for the question, without those already chosen (specification sections 5 and 8). */
 export function useSuggestions(): Suggestions {
   const [suggestions, setSuggestions] = useState<readonly Suggestion[]>([]);
-  const [loading, setLoading] = useState(false);
+  // The request is server state (TanStack Query); the list is the page's: picking and adding edit it.
+  const { mutateAsync, isPending } = useMutation({ mutationFn: requestSuggestions });
 
-  const fetch = useCallback(async ({ question, images, choices }: SuggestionInput) => {
-    if (question.trim() === "") {
-      toast.error(PLAYGROUND_TEXT.suggestionQuestionRequired.title);
-      return;
-    }
-    setLoading(true);
-    try {
-      const fresh = newSuggestions(await requestSuggestions({ question: question.trim(), images, existing_choices: choices }), choices);
-      setSuggestions(fresh);
-      if (fresh.length === 0) toast.info(PLAYGROUND_TEXT.noNewSuggestions.title, PLAYGROUND_TEXT.noNewSuggestions.description);
-    } catch (error) {
-      const detail = error instanceof ApiError && error.message.trim() !== "" ? error.message : PLAYGROUND_TEXT.suggestionsFailedFallback;
-      toast.error(PLAYGROUND_TEXT.suggestionsFailedTitle, detail);
-    } finally {
-      setLoading(false);
-    }
-  }, []);
+  const fetch = useCallback(
+    async ({ question, images, choices }: SuggestionInput) => {
+      if (question.trim() === "") {
+        toast.error(PLAYGROUND_TEXT.suggestionQuestionRequired.title);
+        return;
+      }
+      try {
+        const fresh = newSuggestions(await mutateAsync({ question: question.trim(), images, existing_choices: choices }), choices);
+        setSuggestions(fresh);
+        if (fresh.length === 0) toast.info(PLAYGROUND_TEXT.noNewSuggestions.title, PLAYGROUND_TEXT.noNewSuggestions.description);
+      } catch (error) {
+        toast.error(PLAYGROUND_TEXT.suggestionsFailedTitle, suggestionsErrorText(error));
+      }
+    },
+    [mutateAsync],
+  );
 
   const take = useCallback((category: string) => {
     setSuggestions((list) => list.filter((s) => s.category !== category));
   }, []);
   const clear = useCallback(() => setSuggestions([]), []);
 
-  return { suggestions, loading, fetch, take, clear };
+  return { suggestions, loading: isPending, fetch, take, clear };
 }

@@ -1,3 +1,6 @@
+import { WaitlistResponseSchema } from "@sd/contracts";
+import { ApiError, apiRequest } from "../api/client";
+
 /** Shown when the waitlist request fails without an answer from the server (specification section 8). */
 export const WAITLIST_NETWORK_ERROR = "Something went wrong. Please try again later.";
 
@@ -6,26 +9,27 @@ const JOINED_FALLBACK = "You're on the waitlist.";
 
 export type WaitlistResult = { ok: true; message: string } | { ok: false; message: string };
 
-const text = (value: unknown): string | null => (typeof value === "string" && value.trim() !== "" ? value : null);
+const text = (value: string): string | null => (value.trim() !== "" ? value : null);
+
+/**
+ * A refusal as the form words it: the server's explanation (`message`, or the rate limiter's
+ * `detail`), else the network-failure text (no answer, a body that is not JSON, an answer that
+ * says nothing, or a 2xx answer that is not `{success, message}`).
+ */
+function refusal(error: unknown): WaitlistResult {
+  return { ok: false, message: error instanceof ApiError && error.explained ? error.message : WAITLIST_NETWORK_ERROR };
+}
 
 /**
  * POST /api/email-request `{email}` (the email already trimmed). Never throws: the result carries
  * the server's `message` (or the rate limiter's `detail`), or the network-failure text.
  */
-export async function joinWaitlist(email: string, fetcher: typeof fetch = fetch): Promise<WaitlistResult> {
-  let response: Response;
-  let body: { success?: unknown; message?: unknown; detail?: unknown };
+export async function joinWaitlist(email: string): Promise<WaitlistResult> {
   try {
-    response = await fetcher("/api/email-request", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email }),
-    });
-    body = (await response.json()) as typeof body;
-  } catch {
-    return { ok: false, message: WAITLIST_NETWORK_ERROR };
+    const answer = await apiRequest("/api/email-request", { method: "POST", body: { email }, schema: WaitlistResponseSchema });
+    if (answer.success) return { ok: true, message: text(answer.message) ?? JOINED_FALLBACK };
+    return { ok: false, message: text(answer.message) ?? WAITLIST_NETWORK_ERROR };
+  } catch (error) {
+    return refusal(error);
   }
-  if (typeof body !== "object" || body === null) return { ok: false, message: WAITLIST_NETWORK_ERROR };
-  if (response.ok && body.success === true) return { ok: true, message: text(body.message) ?? JOINED_FALLBACK };
-  return { ok: false, message: text(body.message) ?? text(body.detail) ?? WAITLIST_NETWORK_ERROR };
 }
