@@ -1,5 +1,169 @@
-import { SignInRequired } from "./SignInRequired";
+import { HISTORY_MESSAGES } from "@sd/contracts";
+import { Filter, History, LoaderCircle, RefreshCw, Scale } from "lucide-react";
+import { useState, type ReactNode } from "react";
+import { SignedOutError } from "../api/authorized";
+import { useSession } from "../auth/session-context";
+import { useSignIn } from "../auth/sign-in-context";
+import { DashboardFilters } from "../history/DashboardFilters";
+import { DecisionCard } from "../history/DecisionCard";
+import { HistoryUnavailableError } from "../history/history-api";
+import { ALL_CATEGORIES, filtersProblem, isFiltered } from "../history/history-filters";
+import { HistoryAlert } from "../history/HistoryAlert";
+import { DashboardSkeleton } from "../history/Skeletons";
+import { useDebouncedFilters } from "../history/useDebouncedFilters";
+import { useHistoryList, useInvalidateHistory, useProviderLabels } from "../history/useHistoryQueries";
+import { useLiveHistory } from "../history/useLiveHistory";
+import { useSeenCategories } from "../history/useSeenCategories";
+import { Page } from "../layout/Page";
+import { Button, ButtonLink } from "../ui/button";
 
+const FILTERS_ID = "dashboard-filters";
+
+/** What the dashboard says when a page cannot be loaded (specification section 8). */
+function failureText(error: Error): string {
+  return error instanceof HistoryUnavailableError ? error.message : HISTORY_MESSAGES.fetchFailed;
+}
+
+function Heading({ live, children }: { live: boolean; children?: ReactNode }) {
+  return (
+    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0 space-y-1">
+        <h1 className="flex flex-wrap items-center gap-3 text-3xl font-bold">
+          Decision History
+          {live ? (
+            <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700" title="New decisions appear here as they are made">
+              <span className="size-2 rounded-full bg-emerald-500" aria-hidden />
+              Live
+            </span>
+          ) : null}
+        </h1>
+        <p className="text-slate-600">Every decision you made while signed in, newest first.</p>
+      </div>
+      {children}
+    </div>
+  );
+}
+
+/** /dashboard: the signed-in user's decision history (specification sections 2, 4 and 8). */
 export default function DashboardPage() {
-  return <SignInRequired title="Dashboard" heading="Sign in required" message="Authentication required to access decision history" />;
+  const { loading, authenticated, expired, user, tokens } = useSession();
+  const { openSignIn } = useSignIn();
+  const userId = authenticated && user ? user.id : null;
+  const filters = useDebouncedFilters();
+  const [showFilters, setShowFilters] = useState(false);
+  const problem = filtersProblem(filters.applied);
+  const list = useHistoryList(userId, filters.applied, authenticated && problem === null);
+  const labels = useProviderLabels();
+  const invalidate = useInvalidateHistory(userId);
+  // A decision this user makes anywhere (another tab, the API) reloads the list: no polling.
+  const live = useLiveHistory(userId, authenticated ? (tokens?.access_token ?? null) : null, invalidate);
+  const categories = useSeenCategories(userId, list.decisions, filters.draft.category === ALL_CATEGORIES ? "" : filters.draft.category);
+
+  if (loading) {
+    return (
+      <Page title="Dashboard">
+        <Heading live={false} />
+        <DashboardSkeleton />
+      </Page>
+    );
+  }
+  if (!authenticated || list.error instanceof SignedOutError) {
+    return (
+      <Page title="Dashboard">
+        <Heading live={false} />
+        <HistoryAlert message={expired ? HISTORY_MESSAGES.sessionExpired : HISTORY_MESSAGES.authRequired}>
+          <Button onClick={openSignIn}>{expired ? "Sign in again" : "Sign in"}</Button>
+        </HistoryAlert>
+      </Page>
+    );
+  }
+
+  const refreshing = list.fetching && !list.loadingMore;
+  const refresh = () => void list.refresh();
+  const filtered = isFiltered(filters.applied);
+  return (
+    <Page title="Dashboard">
+      <Heading live={live}>
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" aria-expanded={showFilters} aria-controls={FILTERS_ID} onClick={() => setShowFilters((shown) => !shown)}>
+            <Filter className="size-4" aria-hidden />
+            {showFilters ? "Hide Filters" : "Show Filters"}
+          </Button>
+          <Button variant="secondary" onClick={refresh} disabled={refreshing} aria-busy={refreshing}>
+            <RefreshCw className={refreshing ? "size-4 animate-spin" : "size-4"} aria-hidden />
+            Refresh
+          </Button>
+        </div>
+      </Heading>
+
+      {showFilters ? (
+        <div className="mb-6">
+          <DashboardFilters
+            id={FILTERS_ID}
+            filters={filters.draft}
+            categories={categories}
+            shown={list.decisions.length}
+            problem={filtersProblem(filters.draft)}
+            onChange={filters.change}
+            onApply={filters.apply}
+            onClear={filters.clear}
+          />
+        </div>
+      ) : null}
+
+      {list.error ? (
+        <div className="mb-6">
+          <HistoryAlert tone="error" message={failureText(list.error)}>
+            <Button variant="secondary" onClick={refresh}>
+              Try again
+            </Button>
+          </HistoryAlert>
+        </div>
+      ) : null}
+
+      {list.loading ? (
+        <DashboardSkeleton />
+      ) : list.decisions.length === 0 && !list.error ? (
+        filtered ? (
+          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center">
+            <p className="font-medium text-slate-700">No decisions match these filters.</p>
+            <Button variant="secondary" className="mt-4" onClick={filters.clear}>
+              Clear Filters
+            </Button>
+          </div>
+        ) : (
+          <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center">
+            <History className="mx-auto size-10 text-slate-400" aria-hidden />
+            <h2 className="mt-3 text-lg font-semibold text-slate-900">No decisions yet</h2>
+            <p className="mt-1 text-slate-600">Decisions you make while signed in are saved here.</p>
+            <ButtonLink to="/playground" className="mt-4">
+              <Scale className="size-4" aria-hidden />
+              Make a Decision
+            </ButtonLink>
+          </div>
+        )
+      ) : (
+        <ul aria-label="Decisions" className="space-y-4" aria-busy={list.fetching}>
+          {list.decisions.map((decision) => (
+            <li key={decision.id}>
+              <DecisionCard decision={decision} labels={labels} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <div className="mt-8 flex flex-col items-center gap-3">
+        {list.hasMore ? (
+          <Button variant="secondary" onClick={list.loadMore} disabled={list.loadingMore} aria-busy={list.loadingMore}>
+            {list.loadingMore ? <LoaderCircle className="size-4 animate-spin" aria-hidden /> : null}
+            {list.loadingMore ? "Loading..." : `Load more (${list.total - list.decisions.length} more)`}
+          </Button>
+        ) : null}
+        <Button variant="ghost" onClick={refresh} disabled={refreshing}>
+          <RefreshCw className={refreshing ? "size-4 animate-spin" : "size-4"} aria-hidden />
+          {refreshing ? "Refreshing..." : "Refresh Dashboard"}
+        </Button>
+      </div>
+    </Page>
+  );
 }

@@ -1,0 +1,88 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { DecisionResponseSchema, type AuthResponse, type DecisionResponse, type StoredDecision } from "@sd/contracts";
+import { callApi, signInByMail, SmtpCapture, storedDecision } from "@sd/all-in-one/testing";
+import { browserUnavailable, useBrowserApp, type BrowserApp } from "./browser-app";
+import { pngImage } from "./png";
+
+/** The authenticated decision endpoint (a signed-in user's decisions are stored with their images). */
+export const DECISION_PATH = "/api/ensembled-llm-categorical-decision";
+export const HISTORY_PATH = "/api/decision-history";
+
+export interface HistoryApp extends BrowserApp {
+  /** A new account signed in over HTTP (magic link read from the SMTP capture). */
+  signIn(name: string): Promise<AuthResponse>;
+  /** Hands a session to the page as the app keeps it (auth_user / auth_token), then opens `path`. */
+  openAs(page: Page, auth: Pick<AuthResponse, "user" | "tokens">, path: string): Promise<void>;
+  /** Asks the models through the authenticated endpoint as `auth`'s user; the decision is then stored. */
+  decide(auth: AuthResponse, body: { question: string; categories: string[]; images?: string[] }): Promise<DecisionResponse>;
+  /** Stores decisions of `auth`'s user directly (exact timestamps and fields), oldest to newest as given. */
+  seed(auth: AuthResponse, decisions: Partial<StoredDecision>[]): Promise<StoredDecision[]>;
+}
+
+/**
+ * The browser app for the history pages: the stack with a real SMTP capture, so tests sign in
+ * real accounts by magic link, make decisions over HTTP and seed exact histories in the store.
+ */
+export function useHistoryApp(envOverrides: Record<string, string> = {}): HistoryApp {
+  let smtp: SmtpCapture | undefined;
+  // Filled in before the stack starts (the capture's port is known only once it runs).
+  const env: Record<string, string> = { MAGIC_LINK_PER_IP_PER_HOUR: "10000", ...envOverrides };
+  beforeAll(async () => {
+    if (browserUnavailable) return;
+    smtp = await SmtpCapture.start();
+    env.SMTP_URL = smtp.url;
+  });
+  const app = useBrowserApp(env);
+  afterAll(async () => {
+    await smtp?.close();
+  });
+
+  let n = 0;
+  const extra: Omit<HistoryApp, keyof BrowserApp> = {
+    async signIn(name) {
+      if (!smtp) throw new Error("the SMTP capture starts in beforeAll");
+      return signInByMail(app.url, smtp, `${name}.${++n}.${Date.now()}@example.com`);
+    },
+    async openAs(page, { user, tokens }, path) {
+      await page.goto("/contact");
+      await page.evaluate(
+        ({ user, tokens }) => {
+          localStorage.setItem("auth_user", JSON.stringify(user));
+          localStorage.setItem("auth_token", JSON.stringify(tokens));
+        },
+        { user, tokens },
+      );
+      await page.goto(path);
+    },
+    async decide(auth, body) {
+      const answer = await callApi(app.url, DECISION_PATH, auth.tokens.access_token, { body });
+      if (answer.status !== 200) throw new Error(`decision answered ${answer.status}: ${answer.text}`);
+      return DecisionResponseSchema.parse(answer.body);
+    },
+    async seed(auth, decisions) {
+      const stored = decisions.map((fields) => storedDecision({ user_id: auth.user.id, user_email: auth.user.email, ...fields }));
+      for (const decision of stored) {
+        if (!(await app.stack.store.decisions.insertOnce(decision))) throw new Error(`decision ${decision.id} was already stored`);
+      }
+      return stored;
+    },
+  };
+  return new Proxy(app as HistoryApp, {
+    get(target, key, receiver) {
+      if (key in extra) return extra[key as keyof typeof extra];
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+/** A JWT whose `exp` has passed: the app reads it as an expired session (it never reaches the server). */
+export function expiredAccessToken(): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  return `${part({ alg: "HS256", typ: "JWT" })}.${part({ sub: "someone", exp: Math.floor(Date.now() / 1000) - 60 })}.${Buffer.from("sig").toString("base64url")}`;
+}
+
+/** A small truecolour PNG of `width` x `height` (a gradient, so each tint differs), as bytes. */
+export const pngBytes = (width: number, height: number, tint = 128): Buffer => pngImage(width, height, { tint });
+
+export const pngDataUrl = (width: number, height: number, tint?: number) => `data:image/png;base64,${pngBytes(width, height, tint).toString("base64")}`;

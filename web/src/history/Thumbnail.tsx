@@ -1,0 +1,25 @@
+import { IMAGE_ASSET_MESSAGES, type ImageAsset } from "@sd/contracts";
+import { ImageOff } from "lucide-react";
+import { useState } from "react";
+
+/** A square preview of an image asset; a button that opens the viewer. */
+export function Thumbnail({ asset, onOpen }: { asset: ImageAsset; onOpen(asset: ImageAsset): void }) {
+  const [failed, setFailed] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={() => onOpen(asset)}
+      aria-label={`Open ${asset.label}`}
+      className="block aspect-square w-full overflow-hidden rounded-lg border border-slate-200 bg-slate-100 hover:border-brand-500"
+    >
+      {failed ? (
+        <span className="flex h-full flex-col items-center justify-center gap-1 p-2 text-xs text-slate-500">
+          <ImageOff className="size-6" aria-hidden />
+          {IMAGE_ASSET_MESSAGES.failedToLoad}
+        </span>
+      ) : (
+        <img src={asset.image_data} alt={asset.label} className="size-full object-cover" onError={() => setFailed(true)} />
+      )}
+    </button>
+  );
+}

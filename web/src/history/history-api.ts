@@ -1,0 +1,62 @@
+import {
+  DecisionHistoryDetailResponseSchema,
+  DecisionHistoryListResponseSchema,
+  HISTORY_MESSAGES,
+  ImageAssetListResponseSchema,
+  type DecisionHistoryItem,
+  type DecisionHistoryListResponse,
+  type ImageAsset,
+} from "@sd/contracts";
+import { authorizedRequest, type AuthorizationSource } from "../api/authorized";
+import { ApiError, apiRequest } from "../api/client";
+import type { HistoryFilters } from "./history-filters";
+
+/**
+ * TanStack Query keys of the history side. Every key holds the user id, so one user's cached
+ * history is never shown to the next user signing in on the same device.
+ */
+export const historyKeys = {
+  /** Every cached page of one user's history (what a live event invalidates). */
+  user: (userId: string) => ["decision-history", userId] as const,
+  list: (userId: string, filters: HistoryFilters) => ["decision-history", userId, filters] as const,
+  decision: (id: string, userId: string | null) => ["decision", id, userId] as const,
+  imageAssets: (decisionId: string, userId: string | null) => ["image-assets", decisionId, userId] as const,
+};
+
+/** A history answer with `success: false`: its message, else the dashboard's fallback (specification section 8). */
+export class HistoryUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HistoryUnavailableError";
+  }
+}
+
+/** GET /api/decision-history (bearer): one page of the signed-in user's decisions, newest first. */
+export async function fetchHistoryPage(query: Record<string, string>, session: AuthorizationSource): Promise<DecisionHistoryListResponse> {
+  const page = await authorizedRequest("/api/decision-history", { query, schema: DecisionHistoryListResponseSchema }, session);
+  if (!page.success) throw new HistoryUnavailableError(page.message.trim() || HISTORY_MESSAGES.fetchFailed);
+  return page;
+}
+
+/** GET /api/decision-history/{id} (bearer). A 404, or an answer without a decision, is 'Decision not found'. */
+export async function fetchDecision(id: string, session: AuthorizationSource): Promise<DecisionHistoryItem> {
+  try {
+    const answer = await authorizedRequest(`/api/decision-history/${encodeURIComponent(id)}`, { schema: DecisionHistoryDetailResponseSchema }, session);
+    if (!answer.success) throw new ApiError(404, HISTORY_MESSAGES.notFound);
+    return answer.decision;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new ApiError(404, HISTORY_MESSAGES.notFound);
+    throw error;
+  }
+}
+
+/**
+ * GET /api/image-assets/decision/{id}: the decision's stored images, with the bearer token when the
+ * session has a valid one and without it otherwise (specification section 6: it works either way).
+ */
+export async function fetchDecisionImageAssets(decisionId: string, session: AuthorizationSource): Promise<ImageAsset[]> {
+  const path = `/api/image-assets/decision/${encodeURIComponent(decisionId)}`;
+  const request = { schema: ImageAssetListResponseSchema };
+  const answer = session.accessToken() ? await authorizedRequest(path, request, session) : await apiRequest(path, request);
+  return answer.imageAssets;
+}
