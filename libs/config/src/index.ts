@@ -1,3 +1,4 @@
 export * from "./load";
 export * from "./schemas";
 export * from "./providers";
+export * from "./prices";

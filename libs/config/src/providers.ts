@@ -1,13 +1,15 @@
 import { z } from "zod";
 import { DEFAULT_PROVIDERS, VendorSchema, type ProviderConfig, type ProviderId } from "@sd/contracts";
 import { ConfigError } from "./load";
+import { priceFromEnv } from "./prices";
 
 const KNOWN = DEFAULT_PROVIDERS as Readonly<Record<string, (typeof DEFAULT_PROVIDERS)["openai"]>>;
 
 /**
  * Builds one provider's settings from `<ID>_API_KEY`, `<ID>_MODEL`, `<ID>_BASE_URL`, `<ID>_VENDOR`,
- * `<ID>_LABEL`, `<ID>_WEIGHT` and `<ID>_TIMEOUT_MS`. A provider without an API key is simulated:
- * the provider emulator answers it and every answer says so.
+ * `<ID>_LABEL`, `<ID>_WEIGHT`, `<ID>_TIMEOUT_MS` and its price from the table in `./prices`, or
+ * `<ID>_PRICE_INPUT_PER_MTOK` / `<ID>_PRICE_OUTPUT_PER_MTOK`. A provider without an API key is
+ * simulated: the provider emulator answers it, every answer says so, and it costs nothing.
  */
 export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
   const prefix = id.toUpperCase();
@@ -43,6 +45,7 @@ export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process
     weight: number("WEIGHT", 1, z.number().positive()),
     timeoutMs: number("TIMEOUT_MS", 20_000, z.number().int().min(100)),
     simulated: apiKey === undefined,
+    price: priceFromEnv(id, model, env),
   };
 }
 

@@ -68,6 +68,28 @@ const authEnv = {
   ADMIN_EMAILS: commaList.transform((emails) => emails.map((e) => e.toLowerCase())),
 };
 
+/** A base64 (or base64url) text that decodes to exactly 32 bytes. */
+const BASE64_32_BYTES = /^(?:[A-Za-z0-9+/]{43}=?|[A-Za-z0-9_-]{43})$/;
+
+/** API keys and the public REST API (the gateway). */
+const apiKeyEnv = {
+  /**
+   * AES-256-GCM key (32 bytes, base64) encrypting stored API keys for their owners' reveal;
+   * required in production, generated under DATA_DIR otherwise. Changing it makes existing keys
+   * unrevealable (they keep working: calls find a key by its hash).
+   */
+  API_KEY_ENCRYPTION_KEY: optionalString.pipe(
+    z
+      .string()
+      .regex(BASE64_32_BYTES, "must be 32 random bytes in base64 (e.g. `openssl rand -base64 32`)")
+      .optional(),
+  ),
+  /** API requests per user per calendar month (UTC) through API keys; past it calls answer 429. */
+  API_MONTHLY_QUOTA: intFromEnv(1000, 1),
+  /** Requests per minute per API key (counted in Redis, so shared by every gateway replica). */
+  API_KEY_RATE_LIMIT_PER_MINUTE: intFromEnv(60, 1),
+};
+
 export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   PORT: intFromEnv(3000),
   HOST: z.string().default("127.0.0.1"),
@@ -99,6 +121,7 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   SUGGESTION_PROVIDER: ProviderIdSchema.default("gemini"),
   WEB_DIST: z.string().default(`${ROOT}web/dist`),
   ...authEnv,
+  ...apiKeyEnv,
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 

@@ -30,29 +30,36 @@ const imageSchema = z.string().superRefine((value, ctx) => {
   }
 });
 
-const questionSchema = z
+/** A decision's question (specification section 5). */
+export const QuestionSchema = z
   .string({ error: MESSAGES.questionRequired.detail })
   .trim()
   .min(1, MESSAGES.questionRequired.detail)
   .max(LIMITS.maxQuestionLength, `Please keep the question under ${LIMITS.maxQuestionLength} characters.`);
 
+/** The allowed answers: trimmed, empty ones and exact duplicates dropped, at least 2 (specification section 5). */
+export const CategoriesSchema = z
+  .array(z.string({ error: MESSAGES.categoriesRequired.detail }), { error: MESSAGES.categoriesRequired.detail })
+  .transform(normaliseCategories)
+  .pipe(
+    z
+      .array(z.string().max(LIMITS.maxCategoryLength, `Each category must be at most ${LIMITS.maxCategoryLength} characters.`))
+      .min(LIMITS.minCategories, MESSAGES.categoriesRequired.detail)
+      .max(LIMITS.maxCategories, `Please provide at most ${LIMITS.maxCategories} categories.`),
+  );
+
+/** Up to 3 images as data URLs, each under 10 MB (specification sections 5 and 9). */
+export const ImagesSchema = z
+  .array(imageSchema, { error: MESSAGES.invalidImageType.detail })
+  .max(LIMITS.maxImages, MESSAGES.maxImages.detail)
+  .optional()
+  .default([]);
+
 /** Body of both decision endpoints. Categories come out normalised. */
 export const DecisionRequestSchema = z.object({
-  question: questionSchema,
-  categories: z
-    .array(z.string({ error: MESSAGES.categoriesRequired.detail }), { error: MESSAGES.categoriesRequired.detail })
-    .transform(normaliseCategories)
-    .pipe(
-      z
-        .array(z.string().max(LIMITS.maxCategoryLength, `Each category must be at most ${LIMITS.maxCategoryLength} characters.`))
-        .min(LIMITS.minCategories, MESSAGES.categoriesRequired.detail)
-        .max(LIMITS.maxCategories, `Please provide at most ${LIMITS.maxCategories} categories.`),
-    ),
-  images: z
-    .array(imageSchema, { error: MESSAGES.invalidImageType.detail })
-    .max(LIMITS.maxImages, MESSAGES.maxImages.detail)
-    .optional()
-    .default([]),
+  question: QuestionSchema,
+  categories: CategoriesSchema,
+  images: ImagesSchema,
   request_id: z.uuid({ error: "request_id must be a UUID." }).optional(),
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;

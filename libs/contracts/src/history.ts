@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
 import type { StoredDecision } from "./stored-decision";
+import { TokenUsageSchema } from "./vote";
 
 /** Texts of the decision-history endpoints and pages (specification section 8 where it words them). */
 export const HISTORY_MESSAGES = {
@@ -108,6 +109,8 @@ export const DecisionHistoryItemSchema = z.object({
   user_ip: z.string().nullable(),
   user_email: z.string().nullable(),
   images: z.array(z.string()),
+  token_usage: z.record(z.string(), TokenUsageSchema.nullable()),
+  cost_usd: z.number().nonnegative(),
 });
 export type DecisionHistoryItem = z.infer<typeof DecisionHistoryItemSchema>;
 
@@ -153,5 +156,7 @@ export function toDecisionHistoryItem(decision: StoredDecision): DecisionHistory
     user_ip: decision.user_ip,
     user_email: decision.user_email,
     images: decision.images,
+    token_usage: decision.token_usage,
+    cost_usd: decision.cost_usd,
   };
 }

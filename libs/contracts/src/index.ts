@@ -12,3 +12,5 @@ export * from "./auth";
 export * from "./history";
 export * from "./image-assets";
 export * from "./waitlist";
+export * from "./api-keys";
+export * from "./v1";

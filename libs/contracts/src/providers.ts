@@ -24,6 +24,12 @@ export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", 
 
 export const DEFAULT_PROVIDER_IDS = Object.keys(DEFAULT_PROVIDERS) as ProviderId[];
 
+/** What a model's tokens cost, in US dollars per million tokens (the unit vendors publish prices in). */
+export interface ModelPrice {
+  inputUsdPerMTok: number;
+  outputUsdPerMTok: number;
+}
+
 /** Everything needed to talk to one model; built from the environment by `@sd/config`. */
 export interface ProviderConfig {
   id: ProviderId;
@@ -37,6 +43,11 @@ export interface ProviderConfig {
   timeoutMs: number;
   /** True when answered by the provider emulator because no API key is configured. */
   simulated: boolean;
+  /**
+   * The model's price (the built-in table, or `<ID>_PRICE_INPUT_PER_MTOK` / `<ID>_PRICE_OUTPUT_PER_MTOK`);
+   * null when the model is in neither, and its calls cost 0. A simulated answer costs 0 whatever this says.
+   */
+  price: ModelPrice | null;
 }
 
 /** GET /api/providers: the models a decision asks, in row order. */

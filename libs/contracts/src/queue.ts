@@ -44,5 +44,7 @@ export const AggregateJobSchema = z.object({
   user_id: z.string().nullable(),
   user_email: z.string().nullable(),
   user_ip: z.string().nullable(),
+  /** The API key a `/v1` call was made with (its owner is `user_id`); null for the web endpoints. */
+  api_key_id: z.string().nullable(),
 });
 export type AggregateJob = z.infer<typeof AggregateJobSchema>;

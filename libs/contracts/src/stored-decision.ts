@@ -1,5 +1,6 @@
 import type { DEFAULT_ENSEMBLE_MODE } from "./limits";
 import type { DecisionResponse } from "./decision";
+import type { TokenUsage } from "./vote";
 
 /** Decision history item (specification section 3) as the store keeps it. */
 export interface StoredDecision {
@@ -29,6 +30,12 @@ export interface StoredDecision {
    * (a signed-in user's); a decision never carries them, and an anonymous one keeps none.
    */
   images: string[];
+  /** The API key the decision was made with (a `/v1` call), else null. */
+  api_key_id: string | null;
+  /** Per model, the tokens its call used (null when not reported). */
+  token_usage: Record<string, TokenUsage | null>;
+  /** The decision's price in US dollars: the sum of its models' costs (0 when simulated). */
+  cost_usd: number;
 }
 
 /** The decision response entity of a stored decision. */

@@ -1,4 +1,5 @@
-import { BadRequest, userContent, asArray, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
+import type { EmulatorUsage } from "./rules";
+import { BadRequest, userContent, asArray, isObject, replyUsage, type ParsedCall, type VendorWire } from "./wire";
 
 /** Anthropic messages (POST /v1/messages) with forced tool use, as @anthropic-ai/sdk sends and reads it. */
 export const anthropicWire: VendorWire = {
@@ -23,15 +24,15 @@ export const anthropicWire: VendorWire = {
     };
   },
 
-  success(call, output, id) {
-    if (call.toolName === null) return message(call, [{ type: "text", text: String(output) }], "end_turn", id);
-    return message(call, [{ type: "tool_use", id: `toolu_${id}`, name: call.toolName, input: output }], "tool_use", id);
+  success(call, output, id, usage) {
+    if (call.toolName === null) return message(call, [{ type: "text", text: String(output) }], "end_turn", id, usage);
+    return message(call, [{ type: "tool_use", id: `toolu_${id}`, name: call.toolName, input: output }], "tool_use", id, usage);
   },
 
-  malformed(call, id) {
+  malformed(call, id, usage) {
     // A tool call without the required fields: what a confused model produces under forced tool use.
-    if (call.toolName === null) return message(call, [{ type: "text", text: "I am not sure." }], "end_turn", id);
-    return message(call, [{ type: "tool_use", id: `toolu_${id}`, name: call.toolName, input: { note: "I am not sure." } }], "tool_use", id);
+    if (call.toolName === null) return message(call, [{ type: "text", text: "I am not sure." }], "end_turn", id, usage);
+    return message(call, [{ type: "tool_use", id: `toolu_${id}`, name: call.toolName, input: { note: "I am not sure." } }], "tool_use", id, usage);
   },
 
   error(status, message) {
@@ -39,7 +40,9 @@ export const anthropicWire: VendorWire = {
   },
 };
 
-function message(call: ParsedCall, content: unknown[], stopReason: string, id: string): unknown {
+function message(call: ParsedCall, content: unknown[], stopReason: string, id: string, override: EmulatorUsage | undefined): unknown {
+  // Thinking tokens are within output_tokens, not itemised.
+  const usage = replyUsage(call, JSON.stringify(content), override);
   return {
     id: `msg_${id}`,
     type: "message",
@@ -48,7 +51,7 @@ function message(call: ParsedCall, content: unknown[], stopReason: string, id: s
     content,
     stop_reason: stopReason,
     stop_sequence: null,
-    usage: { input_tokens: tokens(call.promptText), output_tokens: tokens(JSON.stringify(content)) },
+    ...(usage && { usage: { input_tokens: usage.input, output_tokens: usage.output } }),
   };
 }
 

@@ -213,6 +213,68 @@ describe("wire formats", () => {
   });
 });
 
+describe("token usage", () => {
+  const anthropicBody = (question: string) => ({
+    model: "claude-sonnet-4-6",
+    max_tokens: 100,
+    messages: [{ role: "user", content: [{ type: "text", text: question }] }],
+    tools: [{ name: "record_vote", input_schema: voteSchema }],
+    tool_choice: { type: "tool", name: "record_vote" },
+  });
+  const geminiBody = (question: string) => ({
+    contents: [{ role: "user", parts: [{ text: question }] }],
+    generationConfig: { responseMimeType: "application/json", responseSchema: { ...voteSchema, type: "OBJECT" } },
+  });
+  const GEMINI = "/v1beta/models/gemini-2.5-flash:generateContent";
+  const json = async (res: Promise<Response>) => (await (await res).json()) as Record<string, unknown>;
+
+  it("is estimated from the prompt, its images and the answer, the same for the same question", async () => {
+    const short = await json(post("/v1/chat/completions", openaiBody("Tea?")));
+    const again = await json(post("/v1/chat/completions", openaiBody("Tea?")));
+    const withImages = await json(post("/v1/chat/completions", openaiBody("Tea?", 2)));
+    const usage = short["usage"] as { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+    expect(usage.prompt_tokens).toBeGreaterThan(0);
+    expect(usage.completion_tokens).toBeGreaterThan(0);
+    expect(usage.total_tokens).toBe(usage.prompt_tokens + usage.completion_tokens);
+    expect(again["usage"]).toEqual(short["usage"]);
+    expect((withImages["usage"] as { prompt_tokens: number }).prompt_tokens).toBe(usage.prompt_tokens + 2 * 258);
+  });
+
+  it("is reported in each vendor's own fields, with reasoning tokens itemised as each vendor does", async () => {
+    const usage = { input_tokens: 300, output_tokens: 50, reasoning_tokens: 20 };
+    emu.addRules({ respond: { kind: "answer", usage } });
+    expect((await json(post("/v1/chat/completions", openaiBody("q"))))["usage"]).toEqual({
+      prompt_tokens: 300,
+      completion_tokens: 50,
+      total_tokens: 350,
+      completion_tokens_details: { reasoning_tokens: 20 },
+    });
+    expect((await json(post("/v1/messages", anthropicBody("q"))))["usage"]).toEqual({ input_tokens: 300, output_tokens: 50 });
+    expect((await json(post(GEMINI, geminiBody("q"))))["usageMetadata"]).toEqual({
+      promptTokenCount: 300,
+      candidatesTokenCount: 30,
+      thoughtsTokenCount: 20,
+      totalTokenCount: 350,
+    });
+  });
+
+  it("is left out when a rule says null, and reported on malformed answers too", async () => {
+    emu.addRules([
+      { times: 3, respond: { kind: "answer", usage: null } },
+      { times: 1, respond: { kind: "malformed", usage: { input_tokens: 7, output_tokens: 3 } } },
+    ]);
+    expect(await json(post("/v1/chat/completions", openaiBody("q")))).not.toHaveProperty("usage");
+    expect(await json(post("/v1/messages", anthropicBody("q")))).not.toHaveProperty("usage");
+    expect(await json(post(GEMINI, geminiBody("q")))).not.toHaveProperty("usageMetadata");
+    expect((await json(post("/v1/chat/completions", openaiBody("q"))))["usage"]).toMatchObject({ prompt_tokens: 7, completion_tokens: 3 });
+  });
+
+  it("refuses a rule with more reasoning tokens than output tokens", () => {
+    expect(() => emu.addRules({ respond: { kind: "answer", usage: { input_tokens: 1, output_tokens: 2, reasoning_tokens: 3 } } })).toThrow(/reasoning_tokens/);
+    expect(emu.rules()).toEqual([]);
+  });
+});
+
 describe("HTTP control endpoints", () => {
   it("add rules (one or many), list calls, reset, report health", async () => {
     expect(await (await post("/_emulator/rules", { respond: { kind: "malformed" }, times: 1 })).json()).toEqual({ added: 1, pending: 1 });

@@ -1,4 +1,5 @@
-import { BadRequest, MALFORMED_TEXT, asArray, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
+import type { EmulatorUsage } from "./rules";
+import { BadRequest, MALFORMED_TEXT, asArray, isObject, replyUsage, type ParsedCall, type VendorWire } from "./wire";
 
 /** Gemini generateContent (POST /v1beta/models/{model}:generateContent), as @google/generative-ai sends and reads it. */
 export const geminiWire: VendorWire = {
@@ -23,12 +24,12 @@ export const geminiWire: VendorWire = {
     return { model: pathModel, promptText: texts.join("\n"), imageCount, schema: config["responseSchema"] ?? null, toolName: null };
   },
 
-  success(call, output) {
-    return response(call, call.schema === null ? String(output) : JSON.stringify(output));
+  success(call, output, _id, usage) {
+    return response(call, call.schema === null ? String(output) : JSON.stringify(output), usage);
   },
 
-  malformed(call) {
-    return response(call, MALFORMED_TEXT);
+  malformed(call, _id, usage) {
+    return response(call, MALFORMED_TEXT, usage);
   },
 
   error(status, message, retryAfterS) {
@@ -38,12 +39,19 @@ export const geminiWire: VendorWire = {
   },
 };
 
-function response(call: ParsedCall, text: string): unknown {
-  const prompt = tokens(call.promptText);
-  const candidates = tokens(text);
+function response(call: ParsedCall, text: string, override: EmulatorUsage | undefined): unknown {
+  const usage = replyUsage(call, text, override);
   return {
     candidates: [{ content: { role: "model", parts: [{ text }] }, finishReason: "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: prompt, candidatesTokenCount: candidates, totalTokenCount: prompt + candidates },
+    // Gemini reports thinking apart from the answer's tokens, and leaves out a count that is 0.
+    ...(usage && {
+      usageMetadata: {
+        promptTokenCount: usage.input,
+        candidatesTokenCount: usage.output - usage.reasoning,
+        ...(usage.reasoning > 0 && { thoughtsTokenCount: usage.reasoning }),
+        totalTokenCount: usage.input + usage.output,
+      },
+    }),
     modelVersion: call.model,
   };
 }

@@ -3,6 +3,8 @@ export {
   EmulatorRuleSchema,
   EmulatorRulesSchema,
   EmulatorVendorSchema,
+  EmulatorUsageSchema,
+  type EmulatorUsage,
   type EmulatorRule,
   type EmulatorResponse,
   type EmulatorVendor,

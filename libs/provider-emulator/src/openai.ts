@@ -1,4 +1,5 @@
-import { BadRequest, userContent, MALFORMED_TEXT, isObject, tokens, type ParsedCall, type VendorWire } from "./wire";
+import type { EmulatorUsage } from "./rules";
+import { BadRequest, userContent, MALFORMED_TEXT, isObject, replyUsage, type ParsedCall, type VendorWire } from "./wire";
 
 /** OpenAI chat completions (POST /v1/chat/completions), as the openai SDK sends and reads it. */
 export const openaiWire: VendorWire = {
@@ -14,13 +15,13 @@ export const openaiWire: VendorWire = {
     return { model: body["model"], promptText, imageCount, schema: jsonSchema?.["schema"] ?? null, toolName: null };
   },
 
-  success(call, output, id) {
+  success(call, output, id, usage) {
     const content = call.schema === null ? String(output) : JSON.stringify(output);
-    return completion(call, content, id);
+    return completion(call, content, id, usage);
   },
 
-  malformed(call, id) {
-    return completion(call, MALFORMED_TEXT, id);
+  malformed(call, id, usage) {
+    return completion(call, MALFORMED_TEXT, id, usage);
   },
 
   error(status, message) {
@@ -28,16 +29,23 @@ export const openaiWire: VendorWire = {
   },
 };
 
-function completion(call: ParsedCall, content: string, id: string): unknown {
-  const prompt = tokens(call.promptText);
-  const completionTokens = tokens(content);
+function completion(call: ParsedCall, content: string, id: string, override: EmulatorUsage | undefined): unknown {
+  const usage = replyUsage(call, content, override);
   return {
     id: `chatcmpl-${id}`,
     object: "chat.completion",
     created: Math.floor(Date.now() / 1000),
     model: call.model,
     choices: [{ index: 0, message: { role: "assistant", content, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
-    usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
+    // Reasoning tokens are counted within completion_tokens and itemised in its details.
+    ...(usage && {
+      usage: {
+        prompt_tokens: usage.input,
+        completion_tokens: usage.output,
+        total_tokens: usage.input + usage.output,
+        completion_tokens_details: { reasoning_tokens: usage.reasoning },
+      },
+    }),
     system_fingerprint: "fp_emulator",
   };
 }

@@ -4,6 +4,22 @@ import { z } from "zod";
 export const EmulatorVendorSchema = z.enum(["openai", "anthropic", "gemini"]);
 export type EmulatorVendor = z.infer<typeof EmulatorVendorSchema>;
 
+/**
+ * Token counts an answer reports instead of the emulator's estimate; null leaves usage out of the
+ * answer, as some OpenAI-compatible servers do. `output_tokens` is all billed output; the part of it
+ * `reasoning_tokens` says the model spent thinking is reported the way each vendor does
+ * (OpenAI within completion_tokens, Gemini apart as thoughtsTokenCount, Anthropic within output_tokens).
+ */
+export const EmulatorUsageSchema = z
+  .strictObject({
+    input_tokens: z.number().int().nonnegative(),
+    output_tokens: z.number().int().nonnegative(),
+    reasoning_tokens: z.number().int().nonnegative().optional(),
+  })
+  .refine((usage) => (usage.reasoning_tokens ?? 0) <= usage.output_tokens, "reasoning_tokens are part of output_tokens, so at most as many")
+  .nullable();
+export type EmulatorUsage = z.infer<typeof EmulatorUsageSchema>;
+
 const RespondSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("answer"),
@@ -11,6 +27,7 @@ const RespondSchema = z.discriminatedUnion("kind", [
     category: z.string().optional(),
     confidence: z.number().optional(),
     rationale: z.string().optional(),
+    usage: EmulatorUsageSchema.optional(),
   }),
   z.strictObject({
     kind: z.literal("error"),
@@ -18,7 +35,7 @@ const RespondSchema = z.discriminatedUnion("kind", [
     retry_after_s: z.number().nonnegative().optional(),
     message: z.string().optional(),
   }),
-  z.strictObject({ kind: z.literal("malformed") }),
+  z.strictObject({ kind: z.literal("malformed"), usage: EmulatorUsageSchema.optional() }),
   z.strictObject({ kind: z.literal("hang") }),
 ]);
 

@@ -76,7 +76,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         res.status(respond.status).json(wire.error(respond.status, respond.message ?? `Simulated error ${respond.status}`, respond.retry_after_s));
         return;
       case "malformed":
-        res.json(wire.malformed(call, id));
+        res.json(wire.malformed(call, id, respond.usage));
         return;
       case "answer": {
         const rng = seededRng(call.model, call.promptText);
@@ -84,7 +84,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
           call.schema === null
             ? (respond.category ?? SIMULATED_RATIONALE)
             : generateFromSchema(call.schema, rng, { category: respond.category, confidence: respond.confidence, rationale: respond.rationale });
-        res.json(wire.success(call, output, id));
+        res.json(wire.success(call, output, id, respond.usage));
         return;
       }
     }

@@ -1,4 +1,4 @@
-import type { EmulatorVendor } from "./rules";
+import type { EmulatorUsage, EmulatorVendor } from "./rules";
 
 /** What the emulator needs from one vendor request, whatever its wire format. */
 export interface ParsedCall {
@@ -12,14 +12,23 @@ export interface ParsedCall {
   toolName: string | null;
 }
 
+/** Tokens a reply reports (see EmulatorUsageSchema); null: the reply carries no usage. */
+export interface ReplyUsage {
+  input: number;
+  output: number;
+  /** The part of `output` spent thinking. */
+  reasoning: number;
+}
+
 /** One vendor's wire format: request parsing and the three kinds of reply bodies. */
 export interface VendorWire {
   vendor: EmulatorVendor;
   /** Throws BadRequest when the body is not a request of this API. */
   parse(body: unknown, pathModel: string | null): ParsedCall;
-  success(call: ParsedCall, output: unknown, id: string): unknown;
-  /** Output a client cannot parse as the answer it asked for. */
-  malformed(call: ParsedCall, id: string): unknown;
+  /** `usage`: a rule's token counts; undefined for the emulator's estimate, null for none. */
+  success(call: ParsedCall, output: unknown, id: string, usage: EmulatorUsage | undefined): unknown;
+  /** Output a client cannot parse as the answer it asked for (billed like any answer). */
+  malformed(call: ParsedCall, id: string, usage: EmulatorUsage | undefined): unknown;
   error(status: number, message: string, retryAfterS: number | undefined): unknown;
 }
 
@@ -31,6 +40,19 @@ export const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? va
 
 /** Rough token count (4 characters a token), so usage fields look plausible. */
 export const tokens = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
+
+/** Tokens an image costs in the estimate (Gemini's figure for a small image; the others are alike). */
+export const IMAGE_TOKENS = 258;
+
+/**
+ * What a reply reports: a rule's counts, or a deterministic estimate from the request's text and
+ * images and the reply's own text (the same question gets the same usage), or null for none.
+ */
+export function replyUsage(call: ParsedCall, replyText: string, usage: EmulatorUsage | undefined): ReplyUsage | null {
+  if (usage === null) return null;
+  if (usage !== undefined) return { input: usage.input_tokens, output: usage.output_tokens, reasoning: usage.reasoning_tokens ?? 0 };
+  return { input: tokens(call.promptText) + IMAGE_TOKENS * call.imageCount, output: tokens(replyText), reasoning: 0 };
+}
 
 export const MALFORMED_TEXT = 'Sure! The answer is {"category": "';
 

@@ -3,6 +3,7 @@ import type { ProviderConfig } from "@sd/contracts";
 import { StructuredOutputProvider, type StructuredReply } from "./base";
 import { ProviderError, errorFromStatus, retryAfterMsFromHeaders, timeoutError } from "./errors";
 import type { ImagePart, StructuredRequest } from "./prompt";
+import { tokenUsage } from "./usage";
 
 /** Image types the messages API accepts. */
 const MEDIA_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
@@ -37,11 +38,13 @@ export class AnthropicProvider extends StructuredOutputProvider {
     } catch (error) {
       throw this.#mapError(error, signal);
     }
+    // input_tokens leaves out prompt-cache reads and writes; these requests set no cache_control, so there are none.
+    const usage = tokenUsage(message.usage?.input_tokens, message.usage?.output_tokens);
     const tool = message.content.find((block) => block.type === "tool_use" && block.name === request.name);
-    if (tool?.type === "tool_use") return { raw: JSON.stringify(tool.input), model: message.model ?? null };
+    if (tool?.type === "tool_use") return { raw: JSON.stringify(tool.input), model: message.model ?? null, usage };
     // No tool call despite tool_choice: hand over the text, which the parser will judge.
     const text = message.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
-    return { raw: text, model: message.model ?? null };
+    return { raw: text, model: message.model ?? null, usage };
   }
 
   #mapError(error: unknown, signal: AbortSignal | undefined): ProviderError {

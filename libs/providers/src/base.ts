@@ -1,4 +1,4 @@
-import type { ProviderConfig, Suggestion } from "@sd/contracts";
+import type { ProviderConfig, Suggestion, TokenUsage } from "@sd/contracts";
 import { parseSuggestions, parseVote } from "./answer";
 import { ProviderError } from "./errors";
 import {
@@ -13,10 +13,11 @@ import {
 } from "./prompt";
 import type { ModelAnswer, ModelProvider, SuggestInput, VoteInput } from "./types";
 
-/** What an adapter got back: the model's JSON text and the model the vendor says answered. */
+/** What an adapter got back: the model's JSON text, the model the vendor says answered, and the tokens it billed. */
 export interface StructuredReply {
   raw: string;
   model: string | null;
+  usage: TokenUsage | null;
 }
 
 /**
@@ -42,7 +43,14 @@ export abstract class StructuredOutputProvider implements ModelProvider {
       },
       signal,
     );
-    return { ...parseVote(reply.raw, categories), raw: reply.raw, modelVersion: this.modelVersion(reply.model) };
+    let vote: ReturnType<typeof parseVote>;
+    try {
+      vote = parseVote(reply.raw, categories);
+    } catch (error) {
+      // The vendor answered, so the call was billed even though its answer cannot be used.
+      throw error instanceof ProviderError ? error.withUsage(reply.usage) : error;
+    }
+    return { ...vote, raw: reply.raw, modelVersion: this.modelVersion(reply.model), usage: reply.usage };
   }
 
   async suggest(input: SuggestInput, signal?: AbortSignal): Promise<Suggestion[]> {

@@ -1,3 +1,5 @@
+import type { TokenUsage } from "@sd/contracts";
+
 export type ProviderErrorKind = "rate_limited" | "server" | "timeout" | "network" | "invalid_answer" | "malformed" | "client" | "auth";
 
 /** Kinds worth another attempt later; the others fail the same way every time. */
@@ -7,6 +9,8 @@ export interface ProviderErrorDetails {
   retryAfterMs?: number | null;
   status?: number | null;
   raw?: string | null;
+  /** Tokens the call used when the vendor answered (and billed) but the answer was unusable. */
+  usage?: TokenUsage | null;
   cause?: unknown;
 }
 
@@ -20,6 +24,11 @@ export class ProviderError extends Error {
   readonly status: number | null;
   /** Model output that could not be used, for invalid_answer and malformed. */
   readonly raw: string | null;
+  /**
+   * Tokens the failed call used: set when the vendor answered, so billed the call, but the answer
+   * could not be used (malformed, outside the categories); null for calls that got no answer.
+   */
+  readonly usage: TokenUsage | null;
 
   constructor(kind: ProviderErrorKind, message: string, details: ProviderErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -28,6 +37,13 @@ export class ProviderError extends Error {
     this.retryAfterMs = details.retryAfterMs ?? null;
     this.status = details.status ?? null;
     this.raw = details.raw ?? null;
+    this.usage = details.usage ?? null;
+  }
+
+  /** The same error, carrying the tokens of the answer it was raised about. */
+  withUsage(usage: TokenUsage | null): ProviderError {
+    if (usage === null || this.usage !== null) return this;
+    return new ProviderError(this.kind, this.message, { retryAfterMs: this.retryAfterMs, status: this.status, raw: this.raw, usage, cause: this.cause });
   }
 }
 

@@ -9,11 +9,13 @@ import {
   type GenerateContentResult,
   type Part,
   type Schema,
+  type UsageMetadata,
 } from "@google/generative-ai";
-import type { ProviderConfig } from "@sd/contracts";
+import type { ProviderConfig, TokenUsage } from "@sd/contracts";
 import { StructuredOutputProvider, type StructuredReply } from "./base";
 import { ProviderError, errorFromStatus, timeoutError } from "./errors";
 import type { JsonSchema, StructuredRequest } from "./prompt";
+import { tokenUsage } from "./usage";
 
 /** Gemini generateContent with responseMimeType application/json and a responseSchema carrying the enum. */
 export class GeminiProvider extends StructuredOutputProvider {
@@ -39,17 +41,23 @@ export class GeminiProvider extends StructuredOutputProvider {
     const deadline = AbortSignal.timeout(this.config.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     let result: GenerateContentResult;
-    let raw: string;
     try {
       // The SDK has no retries of its own, so this is one HTTP attempt.
       result = await model.generateContent({ contents: [{ role: "user", parts }] }, { signal: combined });
-      raw = result.response.text();
     } catch (error) {
       throw this.#mapError(error, signal);
     }
+    const usage = geminiUsage(result.response.usageMetadata);
+    let raw: string;
+    try {
+      raw = result.response.text();
+    } catch (error) {
+      // A blocked answer still used (and billed) the prompt's tokens.
+      throw this.#mapError(error, signal).withUsage(usage);
+    }
     // modelVersion is in the wire response but not in the SDK's types.
     const reported = (result.response as { modelVersion?: unknown }).modelVersion;
-    return { raw, model: typeof reported === "string" ? reported : null };
+    return { raw, model: typeof reported === "string" ? reported : null, usage };
   }
 
   #mapError(error: unknown, signal: AbortSignal | undefined): ProviderError {
@@ -100,6 +108,18 @@ export function toGeminiSchema(schema: JsonSchema): Schema {
     case "number":
       return { type: SchemaType.NUMBER, ...description };
   }
+}
+
+/**
+ * promptTokenCount in, candidatesTokenCount out, plus thoughtsTokenCount: Gemini 2.5 models think
+ * by default and bill those tokens as output (the wire field is not in this SDK's types).
+ */
+function geminiUsage(metadata: UsageMetadata | undefined): TokenUsage | null {
+  if (!metadata) return null;
+  // Read as unknown: the SDK types every count as present, but the API leaves out those that are 0.
+  const { promptTokenCount, candidatesTokenCount, thoughtsTokenCount } = metadata as unknown as Partial<Record<string, unknown>>;
+  const counts = [candidatesTokenCount, thoughtsTokenCount].filter((n): n is number => typeof n === "number");
+  return tokenUsage(promptTokenCount, counts.length > 0 ? counts.reduce((sum, n) => sum + n, 0) : undefined);
 }
 
 /** `google.rpc.RetryInfo` `retryDelay` ("2s", "0.5s") in ms. */

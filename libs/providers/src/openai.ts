@@ -4,6 +4,7 @@ import type { ProviderConfig } from "@sd/contracts";
 import { StructuredOutputProvider, type StructuredReply } from "./base";
 import { ProviderError, errorFromStatus, retryAfterMsFromHeaders, timeoutError } from "./errors";
 import type { StructuredRequest } from "./prompt";
+import { tokenUsage } from "./usage";
 
 /** OpenAI chat completions with strict json_schema output; also any OpenAI-compatible endpoint. */
 export class OpenAIProvider extends StructuredOutputProvider {
@@ -39,16 +40,18 @@ export class OpenAIProvider extends StructuredOutputProvider {
     } catch (error) {
       throw this.#mapError(error, signal);
     }
+    // completion_tokens includes a reasoning model's reasoning tokens, billed as output.
+    const usage = tokenUsage(completion.usage?.prompt_tokens, completion.usage?.completion_tokens);
     const choice = completion.choices[0];
     const raw = choice?.message.content ?? null;
     if (raw === null) {
       const why = choice?.message.refusal ? `refused: ${choice.message.refusal}` : "returned no content";
-      throw new ProviderError("malformed", `${this.config.vendor} model ${why}`, { raw: choice?.message.refusal ?? null });
+      throw new ProviderError("malformed", `${this.config.vendor} model ${why}`, { raw: choice?.message.refusal ?? null, usage });
     }
     if (choice?.finish_reason === "length") {
-      throw new ProviderError("malformed", "model output was cut off (finish_reason length)", { raw });
+      throw new ProviderError("malformed", "model output was cut off (finish_reason length)", { raw, usage });
     }
-    return { raw, model: completion.model ?? null };
+    return { raw, model: completion.model ?? null, usage };
   }
 
   #mapError(error: unknown, signal: AbortSignal | undefined): ProviderError {

@@ -38,6 +38,7 @@ describe.each(VENDORS)("$vendor adapter against the emulator", ({ vendor, defaul
     weight: 1,
     timeoutMs: 5_000,
     simulated: true,
+    price: null,
     ...overrides,
   });
   const provider = (overrides?: Partial<ProviderConfig>): ModelProvider => createProvider(config(overrides));
@@ -55,6 +56,39 @@ describe.each(VENDORS)("$vendor adapter against the emulator", ({ vendor, defaul
     expect(JSON.parse(answer.raw)).toMatchObject({ category: answer.category });
     expect(emu.calls()).toEqual([expect.objectContaining({ vendor, model: defaults.model, image_count: 0 })]);
     expect(emu.calls()[0]!.prompt_text).toContain("Should I take the umbrella?");
+  });
+
+  it("reports the tokens the vendor says the call used", async () => {
+    // Reasoning tokens are billed as output: whichever way the vendor itemises them, they count there.
+    script({ kind: "answer", usage: { input_tokens: 321, output_tokens: 45, reasoning_tokens: 12 } });
+    expect((await vote()).usage).toEqual({ input_tokens: 321, output_tokens: 45 });
+  });
+
+  it("reports the emulator's estimate, the same for the same question, more for a longer one", async () => {
+    const first = await vote("Should I take the umbrella?");
+    const again = await vote("Should I take the umbrella?");
+    const longer = await vote(`Should I take the umbrella? ${"It might rain later today. ".repeat(20)}`);
+    expect(first.usage).toEqual({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+    expect(first.usage!.input_tokens).toBeGreaterThan(0);
+    expect(first.usage!.output_tokens).toBeGreaterThan(0);
+    expect(again.usage).toEqual(first.usage);
+    expect(longer.usage!.input_tokens).toBeGreaterThan(first.usage!.input_tokens + 100);
+  });
+
+  it("reports no usage when the vendor sends none", async () => {
+    script({ kind: "answer", usage: null });
+    const answer = await vote();
+    expect(CATEGORIES).toContain(answer.category);
+    expect(answer.usage).toBeNull();
+  });
+
+  it("keeps the tokens of an answer it cannot use (the vendor billed them), and has none for a failed call", async () => {
+    script({ kind: "answer", category: "Purple", usage: { input_tokens: 200, output_tokens: 30 } });
+    expect(await failure(vote())).toMatchObject({ kind: "invalid_answer", usage: { input_tokens: 200, output_tokens: 30 } });
+    script({ kind: "malformed", usage: { input_tokens: 150, output_tokens: 9 } });
+    expect(await failure(vote())).toMatchObject({ kind: "malformed", usage: { input_tokens: 150, output_tokens: 9 } });
+    script({ kind: "error", status: 500 });
+    expect(await failure(vote())).toMatchObject({ kind: "server", usage: null });
   });
 
   it("reports the model without the simulated label when not simulated", async () => {
@@ -160,10 +194,12 @@ describe("createProvider", () => {
       weight: 1,
       timeoutMs: 5_000,
       simulated: false,
+      price: null,
     });
     const answer = await provider.vote({ question: "Tabs?", categories: ["Tabs", "Spaces"], images: [] });
     expect(["Tabs", "Spaces"]).toContain(answer.category);
     expect(answer.modelVersion).toBe("llama3.1");
+    expect(answer.usage).toEqual({ input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
     expect(emu.calls()[0]).toMatchObject({ vendor: "openai", model: "llama3.1" });
   });
 });

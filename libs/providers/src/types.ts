@@ -1,4 +1,4 @@
-import type { ProviderConfig, Suggestion } from "@sd/contracts";
+import type { ProviderConfig, Suggestion, TokenUsage } from "@sd/contracts";
 
 export interface VoteInput {
   question: string;
@@ -16,6 +16,8 @@ export interface ModelAnswer {
   /** Model output before normalisation. */
   raw: string;
   modelVersion: string;
+  /** Tokens the call used, as the vendor reported them; null when it reported none. */
+  usage: TokenUsage | null;
 }
 
 export interface SuggestInput {

@@ -98,6 +98,10 @@ function makeDecision(n: number): StoredDecision {
     user_ip: "203.0.113.7",
     user_email: `${user}@example.com`,
     images: [],
+    // Fixed, not drawn from `random`: drawing more would change every decision generated after this one.
+    api_key_id: null,
+    token_usage: Object.fromEntries(PROVIDERS.map((provider) => [provider, { input_tokens: 120, output_tokens: 40 }])),
+    cost_usd: 0.0001,
   };
 }
 

@@ -23,7 +23,9 @@ export interface AggregateDeps {
  * again (a crash after the write), the stored decision is kept and answered as it is. A signed-in
  * user's images (`user_id` set) are first stored once, as their image assets, and the decision
  * keeps the assets' ids; an anonymous decision keeps no image. Once the decision is written its
- * images leave Redis, and the owner's open dashboards are told.
+ * images leave Redis, and the owner's open dashboards are told. A key-made decision carries its
+ * key's id and its cost; what the key has cost is summed from those decisions when asked
+ * (`DecisionRepository.costByApiKey`), so no second write is needed and none can be lost or doubled.
  */
 export function createAggregateProcessor({ store, images, live, names, logger }: AggregateDeps) {
   /** The decision's image assets; idempotent per decision and label, so a rerun gets the same ids. */
@@ -62,7 +64,13 @@ export function createAggregateProcessor({ store, images, live, names, logger }:
     if (data.request_id) live.final(finalEvent(data.request_id, response));
     if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
     logger.info(
-      { decision_id: stored.id, final_decision: stored.final_decision, total_votes: stored.total_votes, processing_time_ms: stored.processing_time_ms },
+      {
+        decision_id: stored.id,
+        final_decision: stored.final_decision,
+        total_votes: stored.total_votes,
+        processing_time_ms: stored.processing_time_ms,
+        cost_usd: stored.cost_usd,
+      },
       "decision finished",
     );
     return response;

@@ -31,6 +31,9 @@ export function collectVotes(
       weight: 1,
       latency_ms: 0,
       attempts: 1,
+      // No vote came back, so neither did its tokens: nothing is known to have been billed.
+      usage: null,
+      cost_usd: 0,
     };
   });
 }
@@ -38,6 +41,7 @@ export function collectVotes(
 /**
  * The decision history item for a finished decision (specification section 3). `imageAssetIds`
  * are the ids of its images stored as the user's image assets (none for an anonymous decision).
+ * Its `token_usage` is each model's, and its `cost_usd` the sum of its votes' costs.
  */
 export function buildDecisionRecord(
   job: AggregateJob,
@@ -82,5 +86,8 @@ export function buildDecisionRecord(
     user_ip: job.user_ip,
     user_email: job.user_email,
     images: [...imageAssetIds],
+    api_key_id: job.api_key_id,
+    token_usage: perProvider((v) => v.usage),
+    cost_usd: votes.reduce((sum, vote) => sum + vote.cost_usd, 0),
   };
 }

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AUTH_MESSAGES, MESSAGES, type AuthResponse, type DecisionResponse } from "@sd/contracts";
+import { AUTH_MESSAGES, DEFAULT_PROVIDERS, MESSAGES, type AuthResponse, type DecisionResponse } from "@sd/contracts";
+import { tablePrice } from "@sd/config";
 import { LiveEvents, pendingProgress } from "@sd/live";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { DecisionFlow, ImageStash, createRedis, type Redis } from "@sd/queue";
@@ -158,6 +159,18 @@ describe("a decision through the queue", () => {
     }
     // Every model saw the image.
     expect(emulator.calls().filter((c) => c.prompt_text.includes("stored")).map((c) => c.image_count)).toEqual([1, 1, 1]);
+    // Each model's reported tokens, priced by the table for its model; no API key was used.
+    expect(stored!.api_key_id).toBeNull();
+    let expectedCost = 0;
+    for (const provider of ["openai", "gemini", "claude"] as const) {
+      const usage = stored!.token_usage[provider];
+      expect(usage?.input_tokens).toBeGreaterThan(0);
+      expect(usage?.output_tokens).toBeGreaterThan(0);
+      const price = tablePrice(DEFAULT_PROVIDERS[provider].model)!;
+      expectedCost += (usage!.input_tokens * price.inputUsdPerMTok + usage!.output_tokens * price.outputUsdPerMTok) / 1_000_000;
+    }
+    expect(stored!.cost_usd).toBeGreaterThan(0);
+    expect(stored!.cost_usd).toBeCloseTo(expectedCost, 12);
   });
 
   it("still decides when one model fails, and records the failure", async () => {
@@ -318,6 +331,7 @@ describe("images, stored once and passed by reference", () => {
         user_id: owner.user.id,
         user_email: owner.user.email,
         user_ip: null,
+        api_key_id: null,
       });
       const result = await flow.waitForResult(job, 20_000);
       expect(result).toMatchObject({ final_decision: null, total_votes: 0, context_explanation: MESSAGES.noValidDecision });

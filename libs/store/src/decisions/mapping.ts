@@ -1,4 +1,4 @@
-import { DEFAULT_ENSEMBLE_MODE, type StoredDecision } from "@sd/contracts";
+import { DEFAULT_ENSEMBLE_MODE, type StoredDecision, type TokenUsage } from "@sd/contracts";
 import type { DecisionDocument } from "./schema";
 
 /** `StoredDecision` -> stored document (`id` becomes `_id`, vote counts become pairs). */
@@ -25,6 +25,9 @@ export function toDecisionDocument(decision: StoredDecision): DecisionDocument {
     user_ip: decision.user_ip,
     user_email: decision.user_email,
     images: [...decision.images],
+    api_key_id: decision.api_key_id,
+    token_usage: Object.fromEntries(Object.entries(decision.token_usage).map(([provider, usage]) => [provider, copyUsage(usage)])),
+    cost_usd: decision.cost_usd,
   };
 }
 
@@ -54,7 +57,16 @@ export function fromDecisionDocument(doc: DecisionDocument): StoredDecision {
     user_ip: doc.user_ip ?? null,
     user_email: doc.user_email ?? null,
     images: [...(doc.images ?? [])],
+    // Decisions stored before API keys and token usage were recorded: no key, no usage, no cost.
+    api_key_id: doc.api_key_id ?? null,
+    token_usage: Object.fromEntries(Object.entries(doc.token_usage ?? {}).map(([provider, usage]) => [provider, copyUsage(usage)])),
+    cost_usd: doc.cost_usd ?? 0,
   };
+}
+
+/** Only the two counts: a stored subdocument may bring driver artefacts along. */
+function copyUsage(usage: TokenUsage | null | undefined): TokenUsage | null {
+  return usage ? { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens } : null;
 }
 
 function copyRecord<V>(record: Record<string, V> | undefined): Record<string, V> {

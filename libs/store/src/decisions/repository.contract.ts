@@ -45,6 +45,10 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
           sampleDecision({ id: "bad-confidence", confidence_scores: { openai: 7 } }),
           sampleDecision({ id: "bad-question", question: "" }),
           sampleDecision({ id: "bad-provider-key", individual_responses: { "open.ai": "x" } }),
+          sampleDecision({ id: "bad-cost", cost_usd: -0.01 }),
+          sampleDecision({ id: "bad-token-count", token_usage: { openai: { input_tokens: 1.5, output_tokens: 2 } } }),
+          sampleDecision({ id: "negative-tokens", token_usage: { openai: { input_tokens: 10, output_tokens: -2 } } }),
+          sampleDecision({ id: "bad-usage-key", token_usage: { "open.ai": { input_tokens: 1, output_tokens: 1 } } }),
         ];
         for (const decision of invalid) {
           await expect(decisions.insertOnce(decision), decision.id).rejects.toThrow();
@@ -79,6 +83,27 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
         expect(found).toEqual(decision);
         expect(found?.timestamp).toBeInstanceOf(Date);
         expect(Object.keys(found ?? {}).sort()).toEqual(Object.keys(decision).sort());
+      });
+
+      it("keeps the API key, each model's token usage (null where none was reported) and the cost", async () => {
+        const decision = sampleDecision({
+          api_key_id: "key-1",
+          token_usage: { openai: { input_tokens: 412, output_tokens: 0 }, gemini: null, claude: { input_tokens: 0, output_tokens: 77 } },
+          cost_usd: 0.002185,
+        });
+        await decisions.insertOnce(decision);
+        const found = await decisions.findById(decision.id);
+        expect(found).toEqual(decision);
+        expect(found?.token_usage).toEqual({ openai: { input_tokens: 412, output_tokens: 0 }, gemini: null, claude: { input_tokens: 0, output_tokens: 77 } });
+        expect(await decisions.findOwned(decision.id, "user-1")).toMatchObject({ api_key_id: "key-1", cost_usd: 0.002185 });
+        const [listed] = await decisions.list({ limit: 1, offset: 0 });
+        expect(listed?.token_usage).toEqual(decision.token_usage);
+      });
+
+      it("keeps a decision without usage: no key, no model reported tokens, nothing spent", async () => {
+        const decision = sampleDecision({ api_key_id: null, token_usage: { openai: null, gemini: null, claude: null }, cost_usd: 0 });
+        await decisions.insertOnce(decision);
+        expect(await decisions.findById(decision.id)).toEqual(decision);
       });
 
       it("keeps category names containing dots, dollars and other awkward characters", async () => {
@@ -303,6 +328,41 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
         await expect(decisions.page({ ...query(), userId: null as unknown as string })).rejects.toThrow(RangeError);
         await expect(decisions.page(query({ limit: -1 }))).rejects.toThrow(RangeError);
         await expect(decisions.page(query({ offset: 0.5 }))).rejects.toThrow(RangeError);
+      });
+    });
+
+    describe("costByApiKey", () => {
+      const made = (id: string, user_id: string | null, api_key_id: string | null, cost_usd: number) =>
+        decisions.insertOnce(sampleDecision({ id, user_id, api_key_id, cost_usd }));
+
+      it("sums each of the user's keys' decisions, ignoring decisions without a key and other users' decisions", async () => {
+        await made("a1", "A", "key-a1", 0.25);
+        await made("a2", "A", "key-a1", 0.125);
+        await made("a3", "A", "key-a2", 0.5);
+        await made("a4", "A", "key-a2", 0);
+        // Made on the web (no key): part of A's history, of no key's cost.
+        await made("a5", "A", null, 1);
+        await made("b1", "B", "key-b1", 2);
+        // Another user's decision carrying A's key id still never counts for A.
+        await made("b2", "B", "key-a1", 4);
+        await made("anon", null, null, 8);
+
+        const a = await decisions.costByApiKey("A");
+        expect([...a.keys()].sort()).toEqual(["key-a1", "key-a2"]);
+        expect(a.get("key-a1")).toBeCloseTo(0.375, 12);
+        expect(a.get("key-a2")).toBeCloseTo(0.5, 12);
+        const b = await decisions.costByApiKey("B");
+        expect([...b.keys()].sort()).toEqual(["key-a1", "key-b1"]);
+        expect(b.get("key-b1")).toBeCloseTo(2, 12);
+        expect(b.get("key-a1")).toBeCloseTo(4, 12);
+      });
+
+      it("answers an empty map for a user with no key-made decision, and refuses a missing user id", async () => {
+        await made("a1", "A", null, 1);
+        expect(await decisions.costByApiKey("A")).toEqual(new Map());
+        expect(await decisions.costByApiKey("nobody")).toEqual(new Map());
+        await expect(decisions.costByApiKey("")).rejects.toThrow(RangeError);
+        await expect(decisions.costByApiKey({ $ne: "x" } as unknown as string)).rejects.toThrow(RangeError);
       });
     });
 

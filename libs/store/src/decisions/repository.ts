@@ -1,5 +1,5 @@
 import type { StoredDecision } from "@sd/contracts";
-import type { Collection } from "../collection";
+import type { Collection, Pipeline } from "../collection";
 import { isDuplicateKeyError } from "../errors";
 import { assertPaging, decisionListFilter, NEWEST_FIRST, type DecisionListQuery } from "./list-query";
 import { fromDecisionDocument, toDecisionDocument } from "./mapping";
@@ -36,6 +36,12 @@ export interface DecisionRepository {
    */
   page(query: DecisionListQuery & { userId: string }): Promise<DecisionPage>;
   count(): Promise<number>;
+  /**
+   * What each of a user's API keys has cost: per key id, the sum of the `cost_usd` of the user's
+   * decisions made with it (US dollars). A key with no decision is absent (it cost 0). Derived from
+   * the decisions, each written once, so it is exact, survives any crash and is never counted twice.
+   */
+  costByApiKey(userId: string): Promise<Map<string, number>>;
   /**
    * Adds image asset ids to a decision's `images` (each once; existing ones keep their place).
    * Rejects with `DecisionNotFoundError` when no decision has that id.
@@ -110,6 +116,12 @@ export function createDecisionRepository(decisions: Collection<DecisionDocument>
       return decisions.countDocuments({});
     },
 
+    async costByApiKey(userId) {
+      assertUserId(userId);
+      const totals = await decisions.aggregate<{ _id: string; cost_usd: number }>(costByApiKeyPipeline(userId));
+      return new Map(totals.map((total) => [total._id, total.cost_usd]));
+    },
+
     async addImages(decisionId, assetIds) {
       const result = await decisions.updateOne({ _id: { $eq: decisionId } }, { $addToSet: { images: { $each: [...assetIds] } } });
       if (result.matchedCount === 0) throw new DecisionNotFoundError(decisionId);
@@ -135,6 +147,18 @@ export function createDecisionRepository(decisions: Collection<DecisionDocument>
       if (result.matchedCount === 0) throw new DecisionNotFoundError(id);
     },
   };
+}
+
+/**
+ * One pipeline for both drivers. The leading `$match` pins `user_id`, which leads the history
+ * index: MongoDB reads only that user's decisions, and so does the embedded driver (its lookup
+ * table on `user_id`). `$eq` compares literally, so no user id can act as a query operator.
+ */
+function costByApiKeyPipeline(userId: string): Pipeline {
+  return [
+    { $match: { user_id: { $eq: userId }, api_key_id: { $ne: null } } },
+    { $group: { _id: "$api_key_id", cost_usd: { $sum: "$cost_usd" } } },
+  ];
 }
 
 /** A history is always one user's: an empty or missing user id must never widen the query. */

@@ -23,6 +23,15 @@ export interface DecisionDocument extends BaseDocument, Omit<StoredDecision, "id
 const nullableString = { type: String, default: null };
 const providerMap = <Of>(of: Of) => ({ type: Map, of, default: {} });
 
+/** A model call's tokens; the whole entry is null when the vendor reported none. */
+const tokenUsageSchema = new Schema(
+  {
+    input_tokens: { type: Number, required: true, min: 0, validate: Number.isInteger },
+    output_tokens: { type: Number, required: true, min: 0, validate: Number.isInteger },
+  },
+  { _id: false, strict: "throw" },
+);
+
 const voteCountSchema = new Schema(
   {
     category: { type: String, required: true },
@@ -55,6 +64,12 @@ export const decisionSchema = new Schema(
     user_email: nullableString,
     // Ids of the decision's image assets (the bytes live once, in image_assets), in label order.
     images: { type: [String], default: [] },
+    // The API key a /v1 decision was made with; null for the web endpoints (and decisions stored before keys existed).
+    api_key_id: nullableString,
+    // Per model, its call's tokens (null when not reported); {} for decisions stored before usage was recorded.
+    token_usage: providerMap({ type: tokenUsageSchema, default: null }),
+    // US dollars: the sum of the models' costs; 0 when simulated, and for decisions stored before costs were recorded.
+    cost_usd: { type: Number, default: 0, min: 0 },
   },
   {
     collection: "decisions",

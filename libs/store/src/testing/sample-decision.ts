@@ -24,6 +24,14 @@ export function sampleDecision(overrides: Partial<StoredDecision> = {}): StoredD
     user_ip: "203.0.113.7",
     user_email: "user@example.com",
     images: [],
+    api_key_id: null,
+    token_usage: {
+      openai: { input_tokens: 120, output_tokens: 40 },
+      gemini: { input_tokens: 118, output_tokens: 36 },
+      claude: { input_tokens: 131, output_tokens: 52 },
+    },
+    // gpt-4o, gemini-2.5-flash and claude-sonnet-4-6 at their list prices for those tokens.
+    cost_usd: 0.0007 + 0.0001254 + 0.001173,
     ...overrides,
   };
 }

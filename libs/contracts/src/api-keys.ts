@@ -1,0 +1,104 @@
+import { z } from "zod";
+
+/** Texts of the API keys, the settings page and key-authenticated calls (specification sections 5 and 8 where it words them). */
+export const API_KEY_MESSAGES = {
+  nameRequired: "API key name is required",
+  created: "API key created successfully",
+  updated: "API key updated successfully",
+  deleted: "API key deleted successfully",
+  fetchFailed: "Failed to fetch API keys",
+  createFailed: "Failed to create API key",
+  updateFailed: "Failed to update API key",
+  deleteFailed: "Failed to delete API key",
+  revealFailed: "Failed to reveal API key",
+  copyFailed: "Failed to copy to clipboard",
+  copiedTitle: "Copied to clipboard",
+  copied: "API key has been copied to your clipboard",
+  emptyState: "No API keys found. Create your first API key to get started.",
+  notFound: "API key not found",
+  /** `/v1` and the external paths. */
+  missingKey: "Missing API key: send it in the SD-API-KEY header.",
+  invalidKey: "Invalid or inactive API key.",
+  quotaExceeded: (limit: number) =>
+    `Monthly API request quota reached (${limit.toLocaleString("en-US")} requests). It resets on the first day of next month (UTC).`,
+  rateLimited: "Too many requests for this API key. Retry after the time in the Retry-After header.",
+} as const;
+
+/** Header API consumers authenticate with (specification sections 1 and 6). */
+export const API_KEY_HEADER = "SD-API-KEY";
+/** Every key starts with this, so a leaked one is recognisable (and secret scanners can find it). */
+export const API_KEY_PREFIX = "sd_live_";
+/** Default workspace of a new key (specification section 9). */
+export const DEFAULT_WORKSPACE = "Default";
+/** What the settings table shows while a key is hidden (specification section 2: a fixed masked placeholder). */
+export const MASKED_API_KEY = "sd_live_••••••••••••••••••••••••";
+
+/** Free tier (specification section 9): API requests per calendar month (UTC) and image storage. */
+export const FREE_TIER = {
+  apiRequestsPerMonth: 1000,
+  storageBytes: 1024 ** 3,
+} as const;
+
+/**
+ * API key (specification section 3) as the key endpoints answer it. `keyvalue` (the secret) is sent
+ * only once, in the answer to POST /api/api-keys; afterwards it is read with the reveal call.
+ * `cost` is in US dollars, summed from the models' reported token usage.
+ */
+export const ApiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  workspace: z.string(),
+  created_by: z.string(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  cost: z.number().nonnegative(),
+  active_status: z.boolean(),
+  keyvalue: z.string().optional(),
+});
+export type ApiKey = z.infer<typeof ApiKeySchema>;
+
+/** GET /api/api-keys: an array of keys, newest first. */
+export const ApiKeyListSchema = z.array(ApiKeySchema);
+
+const name = (field: string, required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(100, `${field} must be at most 100 characters.`);
+
+/** Body of POST /api/api-keys (specification sections 5 and 7): the name is trimmed and required; the workspace defaults to 'Default'. */
+export const ApiKeyCreateSchema = z.object({
+  name: name("API key name", API_KEY_MESSAGES.nameRequired),
+  workspace: z
+    .string({ error: "workspace must be text." })
+    .trim()
+    .max(100, "workspace must be at most 100 characters.")
+    .optional()
+    .transform((workspace) => (workspace ? workspace : DEFAULT_WORKSPACE)),
+});
+export type ApiKeyCreate = z.infer<typeof ApiKeyCreateSchema>;
+
+/** Body of PUT /api/api-keys/{id}. */
+export const ApiKeyUpdateSchema = z.object({
+  active_status: z.boolean({ error: "active_status must be true or false." }),
+});
+export type ApiKeyUpdate = z.infer<typeof ApiKeyUpdateSchema>;
+
+/** GET /api/api-keys/{id}/reveal. */
+export const ApiKeyRevealSchema = z.object({ api_key: z.string() });
+export type ApiKeyReveal = z.infer<typeof ApiKeyRevealSchema>;
+
+/** DELETE /api/api-keys/{id}. */
+export const ApiKeyDeleteSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/** GET /api/usage (bearer): the settings page's Limits section, measured. */
+export const UsageSchema = z.object({
+  /** First instant of the current month (UTC), ISO 8601. */
+  period_start: z.string(),
+  api_requests: z.number().int().nonnegative(),
+  api_request_limit: z.number().int().positive(),
+  storage_bytes: z.number().int().nonnegative(),
+  storage_limit_bytes: z.number().int().positive(),
+});
+export type Usage = z.infer<typeof UsageSchema>;

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { CategoriesSchema, ImagesSchema, QuestionSchema } from "./decision";
+
+/**
+ * The public REST API (`/v1`, header SD-API-KEY; specification section 7 "External API").
+ * Decisions made through a key are stored as its owner's and appear in their history.
+ */
+
+/** Body of POST /v1/ensemble. */
+export const V1EnsembleRequestSchema = z.object({
+  prompt: QuestionSchema.meta({ description: "The question to decide, up to 4000 characters." }),
+  valid_responses: CategoriesSchema.meta({
+    description: "The answers the models may give: at least 2, at most 20; trimmed, empty ones and exact duplicates dropped.",
+  }),
+  images: ImagesSchema.meta({ description: "Up to 3 images as data URLs (data:image/...;base64,...), each under 10MB." }),
+  /**
+   * Optional: a new UUID per decision, to watch each model's vote live over Socket.IO (emit
+   * `decision:join` with it before posting), as the playground does.
+   */
+  request_id: z
+    .uuid({ error: "request_id must be a UUID." })
+    .optional()
+    .meta({ description: "Optional: a new UUID per decision, to follow each model's vote live (emit decision:join with it first)." }),
+});
+export type V1EnsembleRequest = z.input<typeof V1EnsembleRequestSchema>;
+
+export const V1VoteDetailSchema = z.object({
+  /** The model's provider id (e.g. openai). */
+  llm_name: z.string().meta({ description: "The model's provider id.", example: "openai" }),
+  /** The category it chose, or null when it failed. */
+  response: z.string().nullable().meta({ description: "The response it chose, or null when it failed." }),
+  confidence: z.number().min(0).max(1).nullable().meta({ description: "Its confidence, 0 to 1 (null when it failed)." }),
+});
+export type V1VoteDetail = z.infer<typeof V1VoteDetailSchema>;
+
+/**
+ * The answer of POST /v1/ensemble and the result of GET /v1/decisions/{id}.
+ * `consensus_score`: the winning category's share of the valid vote weight, 0 to 1 (1 = every valid
+ * vote agreed; 0 when no valid vote was cast).
+ */
+export const V1EnsembleResponseSchema = z.object({
+  decision_id: z.string().meta({ description: "The decision's id: GET /v1/decisions/{id}, and its id in the history." }),
+  ensemble_decision: z.string().nullable().meta({ description: "The winning response (majority vote), or null when no model gave a valid vote." }),
+  vote_details: z.array(V1VoteDetailSchema).meta({ description: "Each model's vote." }),
+  total_votes: z.number().int().nonnegative().meta({ description: "The number of valid votes." }),
+  consensus_score: z
+    .number()
+    .min(0)
+    .max(1)
+    .meta({ description: "The winning response's share of the valid vote weight, 0 to 1: 1 when every valid vote agreed, 0 when none was cast." }),
+});
+export type V1EnsembleResponse = z.infer<typeof V1EnsembleResponseSchema>;
+
+/** 202 answer of POST /v1/ensemble with `Prefer: respond-async`. */
+export const V1AcceptedSchema = z.object({
+  decision_id: z.string(),
+  status: z.literal("pending"),
+  /** Where to poll: /v1/decisions/{decision_id}. */
+  status_url: z.string().meta({ description: "Where to poll: /v1/decisions/{decision_id}." }),
+});
+export type V1Accepted = z.infer<typeof V1AcceptedSchema>;
+
+/** GET /v1/decisions/{id}: pending while the models vote, then complete with the result. */
+export const V1DecisionStatusSchema = z.discriminatedUnion("status", [
+  z.object({ decision_id: z.string(), status: z.literal("pending"), result: z.null() }),
+  z.object({ decision_id: z.string(), status: z.literal("complete"), result: V1EnsembleResponseSchema }),
+]);
+export type V1DecisionStatus = z.infer<typeof V1DecisionStatusSchema>;
+
+/** Every error answer: `{detail}`. */
+export const ErrorResponseSchema = z.object({ detail: z.string(), title: z.string().optional() });
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+/** Headers of the public API. */
+export const V1_HEADERS = {
+  idempotencyKey: "Idempotency-Key",
+  prefer: "Prefer",
+  respondAsync: "respond-async",
+} as const;
+
+/** The winning category's share of the valid vote weight (see V1EnsembleResponseSchema). */
+export function consensusScore(finalDecision: string | null, voteCounts: Readonly<Record<string, number>>): number {
+  if (finalDecision === null) return 0;
+  const total = Object.values(voteCounts).reduce((sum, count) => sum + count, 0);
+  return total > 0 ? Math.min(1, (voteCounts[finalDecision] ?? 0) / total) : 0;
+}
+
+/** One complete answer of POST /v1/ensemble, shown by the OpenAPI document and the developers page alike. */
+export const V1_ENSEMBLE_RESPONSE_EXAMPLE: V1EnsembleResponse = {
+  decision_id: "8f14e45f-ceea-467f-a0e6-4b2d7d1f3c11",
+  ensemble_decision: "Wait until Monday",
+  vote_details: [
+    { llm_name: "openai", response: "Wait until Monday", confidence: 0.86 },
+    { llm_name: "gemini", response: "Wait until Monday", confidence: 0.78 },
+    { llm_name: "claude", response: "No", confidence: 0.64 },
+  ],
+  total_votes: 3,
+  consensus_score: 0.6667,
+};
