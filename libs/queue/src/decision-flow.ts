@@ -1,4 +1,5 @@
-import { FlowProducer, QueueEvents, type Job } from "bullmq";
+import type { EventEmitter } from "node:events";
+import { FlowProducer, Job, Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import {
   AGGREGATE_QUEUE,
@@ -17,6 +18,25 @@ const AGGREGATE_BACKOFF_MS = 1000;
 /** Longest the aggregate job's retries can add after the votes are in (exponential backoff between its attempts). */
 export const AGGREGATE_RETRY_WINDOW_MS = Array.from({ length: AGGREGATE_ATTEMPTS - 1 }, (_, i) => AGGREGATE_BACKOFF_MS * 2 ** i).reduce((a, b) => a + b, 0);
 
+const SHUTTING_DOWN = "The gateway is shutting down.";
+
+/** No result arrived within the wait (the decision still completes and is stored). */
+export class DecisionTimeoutError extends Error {
+  override readonly name = "DecisionTimeoutError";
+  constructor(decisionId: string, timeoutMs: number) {
+    super(`Decision ${decisionId} timed out: no result after ${timeoutMs} ms`);
+  }
+}
+
+/** A decision whose flow is in Redis: its owner and where it stands. */
+export interface DecisionInFlight {
+  decisionId: string;
+  userId: string | null;
+  apiKeyId: string | null;
+  /** `pending` while the models vote or the aggregator writes it (retries included). */
+  state: "pending" | "completed" | "failed";
+}
+
 /**
  * The gateway's side of the pipeline: one BullMQ flow per decision (a parent on the aggregate
  * queue, one child vote per provider) and a wait for the aggregator's result. Jobs carry image
@@ -26,6 +46,11 @@ export class DecisionFlow {
   private readonly producer: FlowProducer;
   private readonly events: QueueEvents;
   private readonly eventsConnection: Redis;
+  /** The aggregate queue, to read a decision's parent job by id. */
+  private readonly aggregate: Queue<AggregateJob, DecisionResponse>;
+  /** Waits in progress, ended with an error when the flow closes (so a shutdown never waits out their timeouts). */
+  private readonly waits = new Set<(error: Error) => void>();
+  private closed = false;
 
   constructor(
     connection: Redis,
@@ -38,6 +63,9 @@ export class DecisionFlow {
     // QueueEvents blocks on a stream read, so it needs its own connection (BullMQ leaves closing it to us).
     this.eventsConnection = connection.duplicate();
     this.events = new QueueEvents(AGGREGATE_QUEUE, { connection: this.eventsConnection, prefix });
+    // Every wait listens for its own decision's events.
+    this.events.setMaxListeners(0);
+    this.aggregate = new Queue(AGGREGATE_QUEUE, { connection, prefix });
   }
 
   async ready(): Promise<void> {
@@ -80,8 +108,76 @@ export class DecisionFlow {
     return job.waitUntilFinished(this.events, timeoutMs);
   }
 
+  /**
+   * Resolves with the aggregator's result for a decision known by its id only: already finished,
+   * in flight, or not enqueued yet (a concurrent request with the same idempotency key is about to
+   * enqueue it). Rejects with the job's failure, or a `DecisionTimeoutError` after `timeoutMs`.
+   * A finished job is found while BullMQ keeps it (an hour); older results are read from the store.
+   */
+  async waitForDecision(decisionId: string, timeoutMs: number): Promise<DecisionResponse> {
+    await this.events.waitUntilReady();
+    if (this.closed) throw new Error(SHUTTING_DOWN);
+    // QueueEvents also emits `completed:<jobId>` and `failed:<jobId>`, which its typings do not list.
+    const events = this.events as unknown as EventEmitter;
+    return new Promise<DecisionResponse>((resolve, reject) => {
+      const completed = `completed:${decisionId}`;
+      const failed = `failed:${decisionId}`;
+      const finish = () => {
+        clearTimeout(timer);
+        events.off(completed, onCompleted);
+        events.off(failed, onFailed);
+        this.waits.delete(abort);
+      };
+      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
+        finish();
+        resolve(returnvalue as DecisionResponse);
+      };
+      const onFailed = ({ failedReason }: { failedReason: string }) => {
+        finish();
+        reject(new Error(failedReason));
+      };
+      const abort = (error: Error) => {
+        finish();
+        reject(error);
+      };
+      const timer = setTimeout(() => abort(new DecisionTimeoutError(decisionId, timeoutMs)), timeoutMs);
+      // Listen first, then look: a job that finishes in between is seen by one or the other.
+      events.on(completed, onCompleted);
+      events.on(failed, onFailed);
+      this.waits.add(abort);
+      // The state first, then the job: a job read before it finished would carry no result yet.
+      void this.aggregate
+        .getJobState(decisionId)
+        .then(async (state) => {
+          if (state !== "completed" && state !== "failed") return;
+          const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, decisionId);
+          if (!job) return;
+          if (state === "completed") onCompleted({ returnvalue: job.returnvalue });
+          else onFailed({ failedReason: job.failedReason });
+        })
+        .catch(abort);
+    });
+  }
+
+  /** The decision's flow if it is still in Redis (BullMQ keeps a finished one for an hour), else null. */
+  async lookup(decisionId: string): Promise<DecisionInFlight | null> {
+    const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, decisionId);
+    if (!job) return null;
+    // Read after the job: a job that finishes in between reads as completed, never the reverse.
+    const state = await job.getState();
+    return {
+      decisionId,
+      userId: job.data.user_id ?? null,
+      // Flows enqueued before API keys existed carry no key.
+      apiKeyId: job.data.api_key_id ?? null,
+      state: state === "completed" ? "completed" : state === "failed" ? "failed" : "pending",
+    };
+  }
+
   async close(): Promise<void> {
-    await Promise.all([this.producer.close(), this.events.close()]);
+    this.closed = true;
+    for (const abort of [...this.waits]) abort(new Error(SHUTTING_DOWN));
+    await Promise.all([this.producer.close(), this.events.close(), this.aggregate.close()]);
     this.eventsConnection.disconnect();
   }
 

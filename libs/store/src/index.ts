@@ -6,6 +6,8 @@ export * from "./applications";
 export * from "./users";
 export * from "./refresh-tokens";
 export * from "./image-assets";
+export * from "./api-keys";
+export * from "./api-usage";
 export type { BaseDocument, Collection, Filter, FindOptions, Pipeline, SortSpec, Update, UpdateOptions, UpdateResult } from "./collection";
 export {
   DuplicateKeyError,

@@ -5,6 +5,8 @@ import { createWaitlistRepository, waitlistCollection, type WaitlistRepository }
 import { createUserRepository, usersCollection, type UserRepository } from "./users";
 import { createRefreshTokenRepository, refreshTokensCollection, type RefreshTokenRepository } from "./refresh-tokens";
 import { createImageAssetRepository, imageAssetsCollection, type ImageAssetRepository } from "./image-assets";
+import { apiKeysCollection, createApiKeyRepository, type ApiKeyRepository } from "./api-keys";
+import { createApiUsageRepository, type ApiUsageRepository } from "./api-usage";
 import type { DriverKind, StoreDriver } from "./driver";
 import { openEmbeddedDriver } from "./drivers/embedded/open-embedded-driver";
 import { openMongoDriver } from "./drivers/mongo/open-mongo-driver";
@@ -16,6 +18,9 @@ export interface Store {
   users: UserRepository;
   refreshTokens: RefreshTokenRepository;
   imageAssets: ImageAssetRepository;
+  apiKeys: ApiKeyRepository;
+  /** Image storage of each user (a free-tier limit). */
+  apiUsage: ApiUsageRepository;
   /** Rejects when the database cannot be reached (or the store is closed). */
   ping(): Promise<void>;
   /** Finishes pending writes and releases the connection / lock. Safe to call twice. */
@@ -37,13 +42,17 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     ? await openMongoDriver(options.mongoUrl)
     : await openEmbeddedDriver(options.dataDir, { onWarning: options.onWarning });
   try {
+    // Opened once: the embedded driver keeps one in-memory copy per open collection.
+    const imageAssets = await driver.openCollection(imageAssetsCollection);
     const repositories = {
       decisions: createDecisionRepository(await driver.openCollection(decisionsCollection)),
       waitlist: createWaitlistRepository(await driver.openCollection(waitlistCollection)),
       applications: createApplicationRepository(await driver.openCollection(applicationsCollection)),
       users: createUserRepository(await driver.openCollection(usersCollection)),
       refreshTokens: createRefreshTokenRepository(await driver.openCollection(refreshTokensCollection)),
-      imageAssets: createImageAssetRepository(await driver.openCollection(imageAssetsCollection)),
+      imageAssets: createImageAssetRepository(imageAssets),
+      apiKeys: createApiKeyRepository(await driver.openCollection(apiKeysCollection)),
+      apiUsage: createApiUsageRepository(imageAssets),
     };
     return storeOn(driver, repositories);
   } catch (error) {

@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_ENSEMBLE_MODE, type DecisionRequest, type DecisionResponse, type ProviderId } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import type { DecisionFlow, ImageStash, Redis } from "@sd/queue";
+import { DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import { HttpError } from "./http/errors";
 
 export interface Requester {
   ip: string | null;
   user: { id: string; email: string } | null;
+  /** The API key of a `/v1` call (its owner is `user`); null for the web endpoints. */
+  apiKeyId: string | null;
 }
 
 export interface DecisionServiceDeps {
@@ -22,24 +24,34 @@ export interface DecisionServiceDeps {
 }
 
 /**
- * Turns a validated request into a queued decision and waits for its result, so plain HTTP
- * clients need no socket; socket clients watch the same decision live in their request's room.
+ * Turns a validated request into a queued decision (`submit`) and waits for its result (`wait`),
+ * so plain HTTP clients need no socket; socket clients watch the same decision live in their
+ * request's room. The two halves are separate so a `/v1` caller can submit now and poll later,
+ * and a retried request can wait for a decision another request submitted.
  * The images are stored once, by reference: the jobs carry only their keys.
  */
 export class DecisionService {
   constructor(private readonly deps: DecisionServiceDeps) {}
 
-  async decide(request: DecisionRequest, requester: Requester): Promise<DecisionResponse> {
+  /** The web endpoints: submit, then wait for the result (never through an API key). */
+  async decide(request: DecisionRequest, requester: Omit<Requester, "apiKeyId">): Promise<DecisionResponse> {
+    return this.wait(await this.submit(request, { ...requester, apiKeyId: null }));
+  }
+
+  /**
+   * Enqueues the decision and resolves with its id once it is queued. `decisionId` lets a caller
+   * fix the id beforehand (an idempotency record names it before the decision exists).
+   */
+  async submit(request: DecisionRequest, requester: Requester, decisionId: string = randomUUID()): Promise<string> {
     const { flow, images, live, providers } = this.deps;
-    const decision_id = randomUUID();
+    const decision_id = decisionId;
     const request_id = request.request_id ?? null;
     if (request_id !== null) await this.claimRequestId(request_id, decision_id);
 
     const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
     if (request_id !== null) for (const provider of providers) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
-    let job: Awaited<ReturnType<DecisionFlow["enqueue"]>>;
     try {
-      job = await flow.enqueue({
+      await flow.enqueue({
         decision_id,
         request_id,
         question: request.question,
@@ -52,20 +64,34 @@ export class DecisionService {
         user_id: requester.user?.id ?? null,
         user_email: requester.user?.email ?? null,
         user_ip: requester.ip,
+        api_key_id: requester.apiKeyId,
       });
     } catch (error) {
       // Nothing will read them: do not leave up to 30 MB in Redis until they expire.
       await images.delete(imageRefs).catch(() => undefined);
       throw error;
     }
+    return decision_id;
+  }
+
+  /**
+   * The aggregator's result for a submitted decision, whichever request submitted it; a 504 after
+   * DECISION_TIMEOUT_MS (the decision still completes and is stored).
+   */
+  async wait(decisionId: string): Promise<DecisionResponse> {
     try {
-      return await flow.waitForResult(job, this.deps.timeoutMs);
+      return await this.deps.flow.waitForDecision(decisionId, this.deps.timeoutMs);
     } catch (error) {
-      if (/timed out/i.test((error as Error).message)) {
+      if (error instanceof DecisionTimeoutError) {
         throw new HttpError(504, "The models are taking too long to answer. Please try again in a moment.");
       }
       throw error;
     }
+  }
+
+  /** The decision's flow while Redis keeps it (in flight, or finished within the hour), else null. */
+  inFlight(decisionId: string): Promise<DecisionInFlight | null> {
+    return this.deps.flow.lookup(decisionId);
   }
 
   /** A request id names one decision's room; reusing it would mix two decisions' events. */

@@ -7,8 +7,10 @@ import { createProvider } from "@sd/providers";
 import { AGGREGATE_RETRY_WINDOW_MS, DecisionFlow, ImageStash, QueueInspector, createRedis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
+import { createApiKeys } from "./api-keys";
 import { createApp } from "./app";
 import { createAuth, resolveJwtSecret } from "./auth";
+import { resolveApiKeyEncryptionKey } from "./auth/secrets";
 import { createMailer } from "./mail/mailer";
 import { DecisionService } from "./decision-service";
 
@@ -39,6 +41,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   assertImageTtlCoversDecisions(env);
   // First, so a missing production secret stops the start before any connection is opened.
   const jwtSecret = await resolveJwtSecret(env);
+  const apiKeyEncryptionKey = await resolveApiKeyEncryptionKey(env);
   const redis = createRedis(env.REDIS_URL, "gateway");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   await flow.ready();
@@ -54,6 +57,15 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   });
   const mailer = createMailer(env, logger);
   const auth = createAuth({ env, store, redis, mailer, logger, jwtSecret });
+  const apiKeys = createApiKeys({
+    env,
+    store,
+    redis,
+    logger,
+    encryptionKey: apiKeyEncryptionKey,
+    requireUser: auth.requireUser,
+    perUserLimit: auth.perUserLimit,
+  });
   const app = createApp({
     env,
     logger,
@@ -64,6 +76,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     store,
     mailer,
     auth,
+    apiKeys,
     queues,
     ready: async () => {
       await Promise.all([redis.ping(), store.ping()]);

@@ -55,7 +55,7 @@ export async function runOnBothDrivers(suiteName: string, contract: StoreContrac
 }
 
 /** The same MongoDB URL pointing at another database (so each test starts empty). */
-function withDatabase(url: string, database: string): string {
+export function withDatabase(url: string, database: string): string {
   const [base = "", query] = url.split("?", 2);
   const hosts = /^(mongodb(?:\+srv)?:\/\/[^/]+)/.exec(base)?.[1];
   if (!hosts) throw new Error(`Unrecognised MONGO_URL: ${url}`);

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { chmod, link, mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError, type GatewayEnv } from "@sd/config";
@@ -7,6 +7,7 @@ import { ConfigError, type GatewayEnv } from "@sd/config";
 export const SECRETS_FILE = "secrets.json";
 
 type SecretsEnv = Pick<GatewayEnv, "NODE_ENV" | "DATA_DIR" | "JWT_SECRET">;
+type ApiKeySecretsEnv = Pick<GatewayEnv, "NODE_ENV" | "DATA_DIR" | "API_KEY_ENCRYPTION_KEY">;
 
 /**
  * The access-token signing key: JWT_SECRET when set. In production it is required (the
@@ -22,6 +23,23 @@ export async function resolveJwtSecret(env: SecretsEnv): Promise<string> {
     );
   }
   return generatedSecret(env.DATA_DIR, "jwt_secret");
+}
+
+/**
+ * The AES-256-GCM key (32 bytes) that encrypts stored API keys: API_KEY_ENCRYPTION_KEY (base64)
+ * when set. In production it is required, like JWT_SECRET; in development and test one is
+ * generated once into `${DATA_DIR}/secrets.json`, and the 32 bytes are the SHA-256 of that secret
+ * (48 random bytes), so any secret kept there yields a key of the right size.
+ */
+export async function resolveApiKeyEncryptionKey(env: ApiKeySecretsEnv): Promise<Buffer> {
+  if (env.API_KEY_ENCRYPTION_KEY) return Buffer.from(env.API_KEY_ENCRYPTION_KEY, "base64");
+  if (env.NODE_ENV === "production") {
+    throw new ConfigError(
+      "API_KEY_ENCRYPTION_KEY: required in production, the key that encrypts stored API keys " +
+        "(32 random bytes in base64, e.g. `openssl rand -base64 32`).",
+    );
+  }
+  return createHash("sha256").update(await generatedSecret(env.DATA_DIR, "api_key_encryption_key")).digest();
 }
 
 /** A secret kept in `${dataDir}/secrets.json`, generated the first time it is asked for. */

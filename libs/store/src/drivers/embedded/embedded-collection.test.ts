@@ -175,6 +175,29 @@ describe("EmbeddedCollection", () => {
       expect(await examinedBy(() => collection.find({ $or: [{ team: "blue" }] }))).toBe(201);
     });
 
+    it("hands an aggregation led by $match only that filter's candidates, and answers what a full scan answers", async () => {
+      await seed();
+      // $first shows the order documents reach the pipeline in: candidates keep the collection's order.
+      const byVisits = (match: Record<string, unknown>) => [
+        { $match: match },
+        { $group: { _id: "$visits", n: { $sum: 1 }, first: { $first: "$_id" } } },
+        { $sort: { _id: 1 } },
+      ];
+      const matches = [{ team: "blue" }, { team: { $eq: "red" }, visits: { $ne: null } }, { tags: "vip" }, { _id: { $in: ["r3", "b1"] } }, { visits: 3 }];
+      const examined: number[] = [];
+      for (const match of matches) {
+        let led: unknown;
+        examined.push(await examinedBy(async () => (led = await collection.aggregate(byVisits(match)))));
+        // Wrapped in $or the same filter cannot use a lookup: mingo is handed every document.
+        expect(led, JSON.stringify(match)).toEqual(await collection.aggregate(byVisits({ $or: [match] })));
+      }
+      expect(examined).toEqual([3, 200, 7, 2, 203]);
+      expect(await collection.aggregate(byVisits({ team: "blue" }))).toEqual([{ _id: 0, n: 3, first: "b1" }]);
+      // A $match that is not the first stage narrows nothing.
+      expect(await examinedBy(() => collection.aggregate([{ $sort: { _id: 1 } }, { $match: { team: "blue" } }]))).toBe(203);
+      expect(await examinedBy(() => collection.aggregate([{ $group: { _id: "$team" } }]))).toBe(203);
+    });
+
     it("answers exactly what a full scan answers, in the same order, as documents are inserted, changed, deleted and replayed", async () => {
       await seed();
       await collection.insertOne(account("n1", { nickname: "neo", tags: ["vip"] }));

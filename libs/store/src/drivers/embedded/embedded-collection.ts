@@ -135,10 +135,14 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     return count;
   }
 
+  /**
+   * Runs the whole pipeline with mingo. When it starts with a `$match`, only that filter's
+   * candidates (see `find`) are handed in: mingo still applies the `$match` to each, and candidates
+   * keep the collection's order, so the answer is the one a full scan gives.
+   */
   async aggregate<TResult = Record<string, unknown>>(pipeline: Pipeline): Promise<TResult[]> {
     this.#assertOpen();
-    this.#examined += this.docs.size;
-    return structuredClone(aggregate([...this.docs.values()], pipeline, MINGO_OPTIONS)) as TResult[];
+    return structuredClone(aggregate(this.#candidates(leadingMatch(pipeline)), pipeline, MINGO_OPTIONS)) as TResult[];
   }
 
   /** Lets writes already queued finish, then closes the journal; later calls reject. */
@@ -208,4 +212,12 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
   #assertOpen(): void {
     if (this.#closed) throw new Error(`The embedded store is closed (collection ${this.name})`);
   }
+}
+
+/** The filter of a pipeline's first stage when it is a `$match`, else `{}` (every document). */
+function leadingMatch(pipeline: Pipeline): Filter {
+  const [first] = pipeline;
+  if (first === undefined || Object.keys(first).length !== 1) return {};
+  const filter = first.$match;
+  return typeof filter === "object" && filter !== null && !Array.isArray(filter) ? (filter as Filter) : {};
 }

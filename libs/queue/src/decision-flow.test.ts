@@ -1,0 +1,127 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { UnrecoverableError, type Worker } from "bullmq";
+import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse } from "@sd/contracts";
+import { DecisionFlow, DecisionTimeoutError } from "./decision-flow";
+import { createRedis } from "./redis";
+import { createWorker } from "./workers";
+
+const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "decision-flow-test");
+const prefix = `sdtest-flow-${randomUUID().slice(0, 8)}`;
+
+/**
+ * An aggregator the test drives: each decision's job starts, says so, and finishes only when the
+ * test settles it (with a result, or a failure that is not retried).
+ */
+const starts = new Map<string, { started: Promise<void>; start: () => void }>();
+const settle = new Map<string, { finish: (response: DecisionResponse) => void; fail: (reason: string) => void }>();
+function startOf(decisionId: string) {
+  let entry = starts.get(decisionId);
+  if (!entry) {
+    let start!: () => void;
+    entry = { started: new Promise<void>((resolve) => (start = resolve)), start };
+    starts.set(decisionId, entry);
+  }
+  return entry;
+}
+const whenStarted = (decisionId: string) => startOf(decisionId).started;
+
+const workerConnection = redis.duplicate();
+const worker: Worker<AggregateJob, DecisionResponse> = createWorker<AggregateJob, DecisionResponse>(
+  AGGREGATE_QUEUE,
+  async (job) =>
+    new Promise<DecisionResponse>((resolve, reject) => {
+      settle.set(job.data.decision_id, { finish: resolve, fail: (reason) => reject(new UnrecoverableError(reason)) });
+      startOf(job.data.decision_id).start();
+    }),
+  { connection: workerConnection, prefix, concurrency: 10, lockMs: 30_000 },
+);
+const flow = new DecisionFlow(redis, prefix, 1);
+
+afterAll(async () => {
+  await worker.close();
+  workerConnection.disconnect();
+  await flow.close();
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
+});
+
+const decision = (decisionId: string): AggregateJob => ({
+  decision_id: decisionId,
+  request_id: null,
+  question: "Ship it?",
+  categories: ["Yes", "No"],
+  images: [],
+  providers: [],
+  ensemble_mode: "majority_voting",
+  received_at: Date.now(),
+  is_authenticated: true,
+  user_id: "user-1",
+  user_email: "user@example.com",
+  user_ip: null,
+  api_key_id: "key-1",
+});
+
+const response = (decisionId: string): DecisionResponse => ({
+  final_decision: "Yes",
+  total_votes: 0,
+  vote_counts: {},
+  individual_responses: {},
+  decision_id: decisionId,
+  question: "Ship it?",
+});
+
+describe("DecisionFlow: waiting for and looking up a decision by its id", () => {
+  it("waits for a decision enqueued after the wait began, and answers one already finished at once", async () => {
+    const id = randomUUID();
+    const waiting = flow.waitForDecision(id, 20_000);
+    expect(await flow.lookup(id)).toBeNull();
+    await flow.enqueue(decision(id));
+    await whenStarted(id);
+    expect(await flow.lookup(id)).toEqual({ decisionId: id, userId: "user-1", apiKeyId: "key-1", state: "pending" });
+
+    settle.get(id)!.finish(response(id));
+    expect(await waiting).toEqual(response(id));
+    expect(await flow.waitForDecision(id, 20_000)).toEqual(response(id));
+    expect(await flow.lookup(id)).toMatchObject({ state: "completed" });
+  });
+
+  it("lets several requests wait for the same decision", async () => {
+    const id = randomUUID();
+    await flow.enqueue(decision(id));
+    const waits = [flow.waitForDecision(id, 20_000), flow.waitForDecision(id, 20_000)];
+    await whenStarted(id);
+    settle.get(id)!.finish(response(id));
+    expect(await Promise.all(waits)).toEqual([response(id), response(id)]);
+  });
+
+  it("rejects with the job's failure, during the wait or after it", async () => {
+    const id = randomUUID();
+    await flow.enqueue(decision(id));
+    const waiting = flow.waitForDecision(id, 20_000);
+    await whenStarted(id);
+    settle.get(id)!.fail("the store is unreachable");
+    await expect(waiting).rejects.toThrow("the store is unreachable");
+    await expect(flow.waitForDecision(id, 20_000)).rejects.toThrow("the store is unreachable");
+    expect(await flow.lookup(id)).toMatchObject({ state: "failed" });
+  });
+
+  it("gives up after the timeout with a DecisionTimeoutError", async () => {
+    await expect(flow.waitForDecision(randomUUID(), 50)).rejects.toBeInstanceOf(DecisionTimeoutError);
+  });
+
+  it("ends every wait when the flow closes, instead of holding the shutdown until the timeouts", async () => {
+    const closing = new DecisionFlow(redis, prefix, 1);
+    await closing.ready();
+    const outcomes = [closing.waitForDecision(randomUUID(), 60_000), closing.waitForDecision(randomUUID(), 60_000)].map((waiting) =>
+      waiting.then(
+        () => "resolved",
+        (error: Error) => error.message,
+      ),
+    );
+    await closing.close();
+    expect(await Promise.all(outcomes)).toEqual(["The gateway is shutting down.", "The gateway is shutting down."]);
+    await expect(closing.waitForDecision(randomUUID(), 60_000)).rejects.toThrow("The gateway is shutting down.");
+  });
+});

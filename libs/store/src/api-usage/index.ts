@@ -1,0 +1,1 @@
+export { createApiUsageRepository, type ApiUsageRepository } from "./repository";

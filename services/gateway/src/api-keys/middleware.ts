@@ -1,0 +1,78 @@
+import { Router, type RequestHandler, type Response } from "express";
+import { API_KEY_HEADER, API_KEY_MESSAGES } from "@sd/contracts";
+import type { Store, StoredApiKey } from "@sd/store";
+import type { Logger } from "@sd/telemetry";
+import type { AccessClaims } from "../auth/tokens";
+import { HttpError } from "../http/errors";
+import type { ApiKeyService } from "./api-key-service";
+import { nextPeriodStart, type MonthlyQuota } from "./monthly-quota";
+
+/** How precisely `last_used_at` is kept. */
+const LAST_USED_RESOLUTION_MS = 1000;
+
+/** The key a request came with, set by the key middleware. */
+export function currentApiKey(res: Response): StoredApiKey {
+  const key = res.locals.apiKey as StoredApiKey | undefined;
+  if (!key) throw new HttpError(401, API_KEY_MESSAGES.missingKey);
+  return key;
+}
+
+/** Whole seconds from `now` to the first instant of next month (UTC), when the monthly quota starts again. */
+export function secondsUntilNextMonth(now: Date): number {
+  return Math.max(1, Math.ceil((nextPeriodStart(now).getTime() - now.getTime()) / 1000));
+}
+
+export interface KeyAccessDeps {
+  keys: ApiKeyService;
+  store: Store;
+  /** Per-key requests per minute (express-rate-limit on Redis), keyed by `currentApiKey(res).id`. */
+  rateLimit: RequestHandler;
+  /** API requests per user per calendar month (API_MONTHLY_QUOTA). */
+  quota: MonthlyQuota;
+  logger: Logger;
+}
+
+/**
+ * Everything a call through an API key passes, in order: the SD-API-KEY header names an active
+ * key (401 otherwise), the key's per-minute limit (429 with Retry-After and RateLimit headers),
+ * then the owner's monthly quota (429 once used up; only calls that get this far are counted).
+ * Every authenticated call records `last_used_at` (to the second). Afterwards the request acts as
+ * the key's owner: handlers shared with the web app read the caller from `res.locals.user`, as they
+ * do for a bearer token.
+ *
+ * The key is read from the store on every call, never cached, so deactivating or deleting it takes
+ * effect on the next call on every replica.
+ */
+export function keyAccess({ keys, store, rateLimit, quota, logger }: KeyAccessDeps): RequestHandler {
+  const authenticate: RequestHandler = async (req, res, next) => {
+    const key = await keys.authenticate(req.get(API_KEY_HEADER));
+    if (key === "missing") throw new HttpError(401, API_KEY_MESSAGES.missingKey);
+    if (key === "invalid") throw new HttpError(401, API_KEY_MESSAGES.invalidKey);
+    res.locals.apiKey = key;
+    res.locals.user = { userId: key.user_id, email: key.created_by, sessionId: `api-key:${key.id}` } satisfies AccessClaims;
+    const now = new Date();
+    // last_used_at is kept to the second: a key busy many times a second is written once a second,
+    // not once a call (each write is an fsync on the embedded store, a round trip on MongoDB).
+    // Started now and awaited after the quota, so the write overlaps the two Redis checks.
+    res.locals.apiKeyTouched =
+      key.last_used_at !== null && now.getTime() - key.last_used_at.getTime() < LAST_USED_RESOLUTION_MS
+        ? Promise.resolve()
+        : store.apiKeys.touch(key.id, now).catch((error: unknown) => {
+            logger.warn({ err: error, api_key_id: key.id }, "could not record the API key's last use");
+          });
+    next();
+  };
+
+  const meter: RequestHandler = async (_req, res, next) => {
+    const key = currentApiKey(res);
+    const now = new Date();
+    const [counted] = await Promise.all([quota.consume(key.user_id, now), res.locals.apiKeyTouched as Promise<void>]);
+    if (!counted) {
+      res.setHeader("Retry-After", String(secondsUntilNextMonth(now)));
+      throw new HttpError(429, API_KEY_MESSAGES.quotaExceeded(quota.limit));
+    }
+    next();
+  };
+
+  return Router().use(authenticate, rateLimit, meter);
+}
