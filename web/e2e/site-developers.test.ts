@@ -1,14 +1,17 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Page } from "playwright-core";
-import { afterAll, describe, expect, it } from "vitest";
-import { browserUnavailable, useBrowserApp } from "./support/browser-app";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiKeySchema, V1DecisionStatusSchema, V1EnsembleResponseSchema } from "@sd/contracts";
+import { callApi } from "@sd/all-in-one/testing";
+import { browserUnavailable } from "./support/browser-app";
+import { useHistoryApp } from "./support/history-app";
 
-const app = useBrowserApp();
+const app = useHistoryApp();
 const run = promisify(execFile);
 
 /** The Python that runs the Python samples. */
@@ -16,7 +19,10 @@ const PYTHON = process.env.PYTHON ?? "python3";
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TABS = ["Python", "JavaScript", "TypeScript", "REST API"] as const;
 
-/** A scratch directory whose node_modules is the repository's, so samples can import socket.io-client. */
+/** The SDK as `npm install @smart-decision/sdk` gives it: the built package (the root test script builds it). */
+const SDK_BUILD = join(REPO, "libs/sdk/dist/index.js");
+
+/** A scratch directory whose node_modules is the repository's, so samples can import @smart-decision/sdk and socket.io-client. */
 const scratch = mkdtempSync(join(tmpdir(), "sd-samples-"));
 symlinkSync(join(REPO, "node_modules"), join(scratch, "node_modules"), "dir");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -50,6 +56,23 @@ async function python(module: string): Promise<boolean> {
 }
 
 const decisionOutput = /Final decision: (Yes|No|Wait until Monday)/;
+const historyOutput = /(\d+) decisions in all; the latest:/;
+
+/**
+ * An API key of a new account, made as a developer makes one (signed in, POST /api/api-keys): every
+ * sample reads it from SD_API_KEY, as the page tells developers to keep it.
+ */
+let apiKey: Promise<string> | undefined;
+function sampleKey(): Promise<string> {
+  apiKey ??= (async () => {
+    const auth = await app.signIn("developer");
+    const created = await callApi(app.url, "/api/api-keys", auth.tokens.access_token, { body: { name: "Developer guide samples" } });
+    if (created.status !== 201) throw new Error(`creating the API key answered ${created.status}: ${created.text}`);
+    return ApiKeySchema.parse(created.body).keyvalue!;
+  })();
+  return apiKey;
+}
+const withKey = async () => ({ ...process.env, SD_API_KEY: await sampleKey() });
 
 /** Suggestions answer this first (the samples print "Ship behind a feature flag (70%)"); votes stay as they are. */
 const SUGGESTION = { category: "Ship behind a feature flag", confidence: 0.7 };
@@ -68,9 +91,24 @@ describe.skipIf(browserUnavailable)("developers page", () => {
       const samples = await samplesOf(page, tab);
       expect(await samples.count(), tab).toBeGreaterThan(0);
       const code = (await samples.locator("pre").allTextContents()).join("\n");
-      expect(code, tab).toContain("/api/ensembled-llm-categorical-decision-public");
-      if (tab !== "REST API") expect(code, tab).toContain(`"${app.url}"`);
+      if (tab === "Python" || tab === "REST API") {
+        expect(code, tab).toContain(app.url);
+        expect(code, tab).toContain("/v1/ensemble");
+        expect(code, tab).toContain("SD-API-KEY");
+      } else {
+        expect(code, tab).toContain("npm install @smart-decision/sdk");
+        expect(code, tab).toContain(`baseUrl: "${app.url}"`);
+      }
     }
+  });
+
+  it("links the interactive API reference at /docs, which renders the OpenAPI document", async () => {
+    const page = await app.newPage();
+    await page.goto("/developers");
+    await page.getByRole("link", { name: "API reference", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === "/docs");
+    await page.getByRole("heading", { name: /Smart Decision API/ }).waitFor();
+    await page.locator('.opblock-summary-path[data-path="/v1/ensemble"]').waitFor();
   });
 
   it("switches tabs with the arrow keys", async () => {
@@ -107,16 +145,27 @@ describe.skipIf(browserUnavailable)("developers page", () => {
   });
 });
 
-/** The copied samples, run as a developer would run them, against the product. */
+/** The copied samples, run as a developer would run them, against the product, with an API key of a new account. */
 describe.skipIf(browserUnavailable)("the developers samples work against this API", () => {
-  it("REST API: the curl samples answer a decision and suggestions", async () => {
+  beforeAll(() => {
+    if (!existsSync(SDK_BUILD)) throw new Error(`${SDK_BUILD} is missing: build the SDK first (npm run build -w @smart-decision/sdk; npm test does)`);
+  });
+
+  it("REST API: the curl samples answer a decision, an async decision's state, the history and suggestions", async () => {
+    const env = await withKey();
     const page = await app.newPage();
     await page.goto("/developers");
-    const decision = JSON.parse((await run("sh", ["-c", await copyFromPage(page, "REST API", "Make a decision")])).stdout) as Record<string, unknown>;
-    expect(Object.keys(decision).sort()).toEqual(
-      ["context_explanation", "decision_id", "final_decision", "individual_responses", "question", "total_votes", "vote_counts"].sort(),
-    );
+    const shell = async (title: string) => JSON.parse((await run("sh", ["-c", await copyFromPage(page, "REST API", title)], { env })).stdout) as unknown;
+
+    const decision = V1EnsembleResponseSchema.strict().parse(await shell("Make a decision"));
     expect(decision.total_votes).toBe(3);
+    expect(["Yes", "No", "Wait until Monday"]).toContain(decision.ensemble_decision);
+
+    const status = V1DecisionStatusSchema.parse(await shell("Decide without waiting"));
+    expect(status.decision_id).not.toBe(decision.decision_id);
+
+    const history = (await shell("Decision history")) as { total: number; decisions: { id: string }[] };
+    expect(history.decisions.map((d) => d.id)).toContain(decision.decision_id);
 
     const command = await copyFromPage(page, "REST API", "Suggest answer categories");
     scriptSuggestions();
@@ -124,46 +173,47 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
     expect(suggestions.suggestions).toContainEqual(SUGGESTION);
   });
 
-  it("JavaScript: the decision, suggestion and live samples run in Node", async () => {
-    scriptSuggestions();
-    const page = await app.newPage();
-    await page.goto("/developers");
-    for (const [title, expected] of [
-      ["Make a decision", decisionOutput],
-      ["Suggest answer categories", suggestionOutput],
-      ["Watch the votes arrive", decisionOutput],
-    ] as const) {
-      const file = join(scratch, `${title.replaceAll(" ", "-")}.mjs`);
-      writeFileSync(file, await copyFromPage(page, "JavaScript", title));
-      const { stdout } = await run(process.execPath, [file], { cwd: scratch });
-      expect(stdout, title).toMatch(expected);
-      if (title === "Watch the votes arrive") {
-        for (const provider of ["openai", "gemini", "claude"]) {
-          expect(stdout, provider).toContain(`${provider}: pending`);
-          expect(stdout, provider).toContain(`${provider}: success`);
-        }
+  for (const [tab, extension, runner] of [
+    ["JavaScript", "mjs", process.execPath],
+    ["TypeScript", "mts", join(REPO, "node_modules/.bin/tsx")],
+  ] as const) {
+    it(`${tab}: the SDK samples run (${extension === "mjs" ? "node" : "tsx"}): decide, submit and wait, history, live votes`, async () => {
+      const env = await withKey();
+      const page = await app.newPage();
+      await page.goto("/developers");
+      expect(await copyFromPage(page, tab, "Install the SDK")).toContain("npm install @smart-decision/sdk");
+      const outputs: Record<string, string> = {};
+      for (const title of ["Make a decision", "Decide without waiting", "Decision history", "Watch the votes arrive"]) {
+        const file = join(scratch, `${tab}-${title.replaceAll(" ", "-")}.${extension}`);
+        writeFileSync(file, await copyFromPage(page, tab, title));
+        outputs[title] = (await run(runner, [file], { cwd: scratch, env })).stdout;
       }
-    }
-  });
-
-  it("TypeScript: the typed client runs", async () => {
-    scriptSuggestions();
-    const page = await app.newPage();
-    await page.goto("/developers");
-    const file = join(scratch, "client.mts");
-    writeFileSync(file, await copyFromPage(page, "TypeScript", "A typed client"));
-    const { stdout } = await run(join(REPO, "node_modules/.bin/tsx"), [file], { cwd: scratch });
-    expect(stdout).toMatch(decisionOutput);
-    expect(stdout).toContain("openai: success");
-    expect(stdout).toContain(suggestionOutput);
-  });
+      expect(outputs["Make a decision"]).toMatch(decisionOutput);
+      expect(outputs["Make a decision"]).toMatch(/openai: (Yes|No|Wait until Monday) \(confidence [\d.]+\)/);
+      expect(outputs["Decide without waiting"]).toMatch(/Queued: [0-9a-f-]{36}/);
+      expect(outputs["Decide without waiting"]).toMatch(decisionOutput);
+      // The two decisions above are in the key owner's history.
+      expect(Number(historyOutput.exec(outputs["Decision history"]!)?.[1])).toBeGreaterThanOrEqual(2);
+      expect(outputs["Decision history"]).toContain("Should we ship the release on Friday? -> ");
+      const live = outputs["Watch the votes arrive"]!;
+      expect(live).toMatch(decisionOutput);
+      for (const provider of ["openai", "gemini", "claude"]) {
+        expect(live, provider).toContain(`${provider}: pending`);
+        expect(live, provider).toContain(`${provider}: success`);
+      }
+    });
+  }
 
   it("Python: the samples run where requests (and python-socketio for live votes) are installed", async (context) => {
     if (!(await python("requests"))) context.skip(`${PYTHON} with requests is not installed (set PYTHON to another interpreter)`);
+    const env = await withKey();
     const page = await app.newPage();
     await page.goto("/developers");
-    const decision = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Make a decision")]);
+    const decision = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Make a decision")], { env });
     expect(decision.stdout).toMatch(decisionOutput);
+    expect(decision.stdout).toMatch(/Consensus: \d+% of 3 votes/);
+    const history = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Decision history")], { env });
+    expect(Number(historyOutput.exec(history.stdout)?.[1])).toBeGreaterThanOrEqual(1);
     const script = await copyFromPage(page, "Python", "Suggest answer categories");
     scriptSuggestions();
     expect((await run(PYTHON, ["-c", script])).stdout).toContain(suggestionOutput);
@@ -171,7 +221,7 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
       console.warn(`Not running the Python live-votes sample: ${PYTHON} has no python-socketio (set PYTHON to an interpreter with it)`);
       return;
     }
-    const live = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Watch the votes arrive")]);
+    const live = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Watch the votes arrive")], { env });
     expect(live.stdout).toMatch(decisionOutput);
     expect(live.stdout).toContain("openai: success");
   });

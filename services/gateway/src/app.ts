@@ -7,6 +7,7 @@ import type { ModelProvider } from "@sd/providers";
 import type { QueueInspector, Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
+import type { ApiKeys } from "./api-keys";
 import type { Auth } from "./auth";
 import type { DecisionService } from "./decision-service";
 import { errorHandler, HttpError } from "./http/errors";
@@ -22,6 +23,8 @@ import { waitlistRoutes } from "./routes/waitlist";
 import { providerRoutes } from "./routes/providers";
 import { suggestionRoutes } from "./routes/suggestions";
 import { webAppRoutes } from "./routes/web-app";
+import { v1Routes } from "./routes/v1";
+import { openApiRoutes } from "./openapi";
 
 export interface AppDeps {
   env: GatewayEnv;
@@ -34,10 +37,11 @@ export interface AppDeps {
   store: Store;
   mailer: Mailer;
   auth: Auth;
+  apiKeys: ApiKeys;
   ready: () => Promise<void>;
 }
 
-export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, auth, ready }: AppDeps): Express {
+export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, auth, apiKeys, ready }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -63,8 +67,15 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
     suggestionRoutes(suggester, publicLimit, logger),
     waitlistRoutes(store, formLimit),
     jobApplicationRoutes(store, mailer, env, formLimit, logger),
+    apiKeys.routes,
   );
+  // The public REST API and the external history path, with SD-API-KEY instead of a bearer token:
+  // the history list is the web app's handler behind the key check.
+  const keyHistory = decisionHistoryRoutes(store, apiKeys.keyAccess);
+  app.use("/v1", v1Routes({ store, decisions, idempotency: apiKeys.idempotency, keyAccess: apiKeys.keyAccess, history: keyHistory }));
+  app.get("/decision-history", keyHistory);
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
+  app.use(openApiRoutes());
   app.use(webAppRoutes(env.WEB_DIST));
   // Image-asset failures have their own shape (specification section 8), even for body and auth errors.
   app.use("/api/image-assets", imageAssetFailures(logger));

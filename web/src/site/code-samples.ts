@@ -1,38 +1,45 @@
-import { LIMITS, SOCKET_EVENTS } from "@sd/contracts";
+import { API_KEY_HEADER, LIMITS, SOCKET_EVENTS, V1_ENSEMBLE_RESPONSE_EXAMPLE, V1_HEADERS } from "@sd/contracts";
 
 /**
- * The developer guide's code samples, written against the API this product serves today
- * (README "API"): the public decision and suggestion endpoints and the live Socket.IO events.
- * Every sample is built from the same example request, for the base URL the page is served from.
+ * The developer guide's code samples, written against the API this product serves (README "API",
+ * the reference at /docs): the public REST API under /v1 with an SD-API-KEY, the TypeScript SDK
+ * (@smart-decision/sdk) in the JavaScript and TypeScript tabs, the public suggestion endpoint and
+ * the live Socket.IO events. Every sample is built from the same example request, for the base URL
+ * the page is served from, and reads the API key from the SD_API_KEY environment variable.
  */
 
 export const API_PATHS = {
+  ensemble: "/v1/ensemble",
+  decisionStatus: "/v1/decisions",
+  history: "/v1/decision-history",
+  /** The playground's endpoint: no key needed (the landing page's quick start). */
   decision: "/api/ensembled-llm-categorical-decision-public",
   suggestion: "/api/smart-suggestion-public",
 } as const;
 
+/** The SDK's published name and install line. */
+export const SDK_PACKAGE = "@smart-decision/sdk";
+export const SDK_INSTALL = `npm install ${SDK_PACKAGE}`;
+/** Where every sample reads the API key from: keys stay out of code. */
+export const API_KEY_ENV = "SD_API_KEY";
+/** The interactive API reference and the OpenAPI document, served by the gateway. */
+export const DOCS_PATH = "/docs";
+export const OPENAPI_PATH = "/openapi.json";
+
 export const SAMPLE_QUESTION = "Should we ship the release on Friday?";
 export const SAMPLE_CATEGORIES = ["Yes", "No", "Wait until Monday"] as const;
 
-/** The example decision request every sample sends. */
+/** The example request of the public API. */
+export const SAMPLE_ENSEMBLE_REQUEST = { prompt: SAMPLE_QUESTION, valid_responses: [...SAMPLE_CATEGORIES] };
+
+/** The playground endpoint's request (the landing page's quick start). */
 export const SAMPLE_DECISION_REQUEST = { question: SAMPLE_QUESTION, categories: [...SAMPLE_CATEGORIES] };
 
-/** The example suggestion request every sample sends. */
+/** The example suggestion request. */
 export const SAMPLE_SUGGESTION_REQUEST = { question: SAMPLE_QUESTION, images: [] as string[], existing_choices: ["Yes", "No"] };
 
-/** What a decision answer looks like (shown in the REST API tab). */
-export const SAMPLE_DECISION_RESPONSE = {
-  final_decision: "Wait until Monday",
-  total_votes: 3,
-  vote_counts: { Yes: 0, No: 1, "Wait until Monday": 2 },
-  individual_responses: { openai: "Wait until Monday", gemini: "Wait until Monday", claude: "No" },
-  context_explanation:
-    '"Wait until Monday" won with 2 of 3 valid votes. OpenAI GPT-4o chose "Wait until Monday": a Friday release leaves ' +
-    'nobody on hand if something breaks. Google Gemini 2.5 Flash chose "Wait until Monday": Monday gives a full week ' +
-    'to watch the release. Anthropic Claude Sonnet 3.5 chose "No": the release is not ready yet.',
-  decision_id: "8f14e45f-ceea-467f-a0e6-4b2d7d1f3c11",
-  question: SAMPLE_QUESTION,
-};
+/** What POST /v1/ensemble answers (shown in the REST API tab). */
+export const SAMPLE_ENSEMBLE_RESPONSE = V1_ENSEMBLE_RESPONSE_EXAMPLE;
 
 /** What a suggestion answer looks like. */
 export const SAMPLE_SUGGESTION_RESPONSE = {
@@ -83,43 +90,76 @@ function curlBody(value: Record<string, unknown>): string {
 
 const { join, vote, final } = SOCKET_EVENTS;
 const IMAGES_NOTE = `Optional: up to ${LIMITS.maxImages} images as data URLs, each under 10MB`;
+const KEY_HEADER = `-H "${API_KEY_HEADER}: $${API_KEY_ENV}"`;
 
 /** Removes a trailing slash, so `${base}${path}` never doubles it. */
 export const normaliseBaseUrl = (baseUrl: string): string => baseUrl.replace(/\/+$/, "");
 
+// ---------------------------------------------------------------- Python (requests, python-socketio)
+
 function pythonSamples(base: string): CodeSampleSpec[] {
+  const setup = `BASE_URL = "${base}"
+HEADERS = {"${API_KEY_HEADER}": os.environ["${API_KEY_ENV}"]}`;
   return [
     {
       id: "python-decision",
       title: "Make a decision",
-      description: "Ask the models one question with the answers you allow; the answer is the combined decision.",
+      description: `Ask the models one question with the answers you allow, with your API key in the ${API_KEY_HEADER} header.`,
       language: "python",
       code: `# pip install requests
+import os
+
 import requests
 
-BASE_URL = "${base}"
+${setup}
 
 response = requests.post(
-    f"{BASE_URL}${API_PATHS.decision}",
+    f"{BASE_URL}${API_PATHS.ensemble}",
+    headers=HEADERS,
     json={
-${entries(SAMPLE_DECISION_REQUEST, "        ", true, [`# ${IMAGES_NOTE}`, `# "images": ["data:image/jpeg;base64,..."],`])}
+${entries(SAMPLE_ENSEMBLE_REQUEST, "        ", true, [`# ${IMAGES_NOTE}`, `# "images": ["data:image/jpeg;base64,..."],`])}
     },
     timeout=120,
 )
 response.raise_for_status()
 decision = response.json()
 
-print("Final decision:", decision["final_decision"])
-print("Votes:", decision["vote_counts"], "of", decision["total_votes"])
-for model, answer in decision["individual_responses"].items():
-    print(f"{model}: {answer}")
-print("Why:", decision.get("context_explanation"))
+print("Final decision:", decision["ensemble_decision"])
+print(f"Consensus: {decision['consensus_score']:.0%} of {decision['total_votes']} votes")
+for vote in decision["vote_details"]:
+    print(f"{vote['llm_name']}: {vote['response']} (confidence {vote['confidence']})")
+`,
+    },
+    {
+      id: "python-history",
+      title: "Decision history",
+      description: "Your decisions, newest first, with the dashboard's filters (limit, offset, category, question, dateFrom, dateTo, hasDecision).",
+      language: "python",
+      code: `# pip install requests
+import os
+
+import requests
+
+${setup}
+
+response = requests.get(
+    f"{BASE_URL}${API_PATHS.history}",
+    headers=HEADERS,
+    params={"limit": 5, "hasDecision": "true"},
+    timeout=30,
+)
+response.raise_for_status()
+page = response.json()
+
+print(f"{page['total']} decisions in all; the latest:")
+for decision in page["decisions"]:
+    print(f"{decision['timestamp']}  {decision['question']} -> {decision['final_decision']}")
 `,
     },
     {
       id: "python-suggestions",
       title: "Suggest answer categories",
-      description: "Let a fast model propose categories for a question; ones you already have are left out.",
+      description: "Let a fast model propose categories for a question; ones you already have are left out (no key needed).",
       language: "python",
       code: `# pip install requests
 import requests
@@ -144,13 +184,14 @@ for suggestion in response.json()["suggestions"]:
       description: `Join the request's room with "${join}" before posting, then receive "${vote}" per model and "${final}".`,
       language: "python",
       code: `# pip install requests "python-socketio[client]"
+import os
 import threading
 import uuid
 
 import requests
 import socketio
 
-BASE_URL = "${base}"
+${setup}
 request_id = str(uuid.uuid4())
 finished = threading.Event()
 sio = socketio.Client()
@@ -163,7 +204,6 @@ def on_vote(vote):
 
 @sio.on("${final}")
 def on_final(decision):
-    print("Final decision:", decision["final_decision"])
     finished.set()
 
 
@@ -173,215 +213,171 @@ if not ack["ok"]:
     raise RuntimeError(ack["error"])
 
 response = requests.post(
-    f"{BASE_URL}${API_PATHS.decision}",
+    f"{BASE_URL}${API_PATHS.ensemble}",
+    headers=HEADERS,
     json={
-${entries(SAMPLE_DECISION_REQUEST, "        ", true, ['"request_id": request_id,'])}
+${entries(SAMPLE_ENSEMBLE_REQUEST, "        ", true, ['"request_id": request_id,'])}
     },
     timeout=120,
 )
 response.raise_for_status()
 finished.wait(timeout=10)
 sio.disconnect()
+print("Final decision:", response.json()["ensemble_decision"])
 `,
     },
   ];
 }
 
-function javascriptSamples(base: string): CodeSampleSpec[] {
-  return [
-    {
-      id: "javascript-decision",
-      title: "Make a decision",
-      description: "Node.js 18 or newer (save as decide.mjs), or a page served from this site.",
-      language: "javascript",
-      code: `const BASE_URL = "${base}";
+// ---------------------------------------------------------------- JavaScript and TypeScript (the SDK)
 
-const response = await fetch(\`\${BASE_URL}${API_PATHS.decision}\`, {
-  method: "POST",
-  headers: { "Content-Type": "application/json" },
-  body: JSON.stringify({
-${entries(SAMPLE_DECISION_REQUEST, "    ", false, [`// ${IMAGES_NOTE}`, `// images: ["data:image/jpeg;base64,..."],`])}
-  }),
-});
-if (!response.ok) throw new Error((await response.json()).detail);
-const decision = await response.json();
-
-console.log("Final decision:", decision.final_decision);
-console.log("Votes:", decision.vote_counts, "of", decision.total_votes);
-for (const [model, answer] of Object.entries(decision.individual_responses)) {
-  console.log(\`\${model}: \${answer}\`);
-}
-console.log("Why:", decision.context_explanation);
-`,
-    },
-    {
-      id: "javascript-suggestions",
-      title: "Suggest answer categories",
-      description: "Let a fast model propose categories for a question; ones you already have are left out.",
-      language: "javascript",
-      code: `const BASE_URL = "${base}";
-
-const response = await fetch(\`\${BASE_URL}${API_PATHS.suggestion}\`, {
-  method: "POST",
-  headers: { "Content-Type": "application/json" },
-  body: JSON.stringify({
-${entries(SAMPLE_SUGGESTION_REQUEST, "    ", false)}
-  }),
-});
-if (!response.ok) throw new Error((await response.json()).detail);
-const { suggestions } = await response.json();
-
-for (const { category, confidence } of suggestions) {
-  console.log(\`\${category} (\${Math.round(confidence * 100)}%)\`);
-}
-`,
-    },
-    {
-      id: "javascript-live",
-      title: "Watch the votes arrive",
-      description: `Join the request's room with "${join}" before posting, then receive "${vote}" per model and "${final}".`,
-      language: "javascript",
-      code: `// npm install socket.io-client
-import { io } from "socket.io-client";
-
-const BASE_URL = "${base}";
-const requestId = crypto.randomUUID();
-const socket = io(BASE_URL, { transports: ["websocket"] });
-
-socket.on("${vote}", (vote) => {
-  console.log(\`\${vote.provider}: \${vote.status}\`, vote.response ?? "");
-});
-const final = new Promise((resolve) => socket.once("${final}", resolve));
-
-// Join the request's room before posting, so no vote is missed.
-const ack = await socket.timeout(5000).emitWithAck("${join}", { request_id: requestId });
-if (!ack.ok) throw new Error(ack.error);
-
-const response = await fetch(\`\${BASE_URL}${API_PATHS.decision}\`, {
-  method: "POST",
-  headers: { "Content-Type": "application/json" },
-  body: JSON.stringify({
-${entries(SAMPLE_DECISION_REQUEST, "    ", false, ["request_id: requestId,"])}
-  }),
-});
-if (!response.ok) throw new Error((await response.json()).detail);
-
-const decision = await final;
-console.log("Final decision:", decision.final_decision);
-socket.close();
-`,
-    },
-  ];
-}
-
-function typescriptSamples(base: string): CodeSampleSpec[] {
-  return [
-    {
-      id: "typescript-client",
-      title: "A typed client",
-      description: "Decisions, suggestions and live votes with types for every answer (save as client.mts).",
-      language: "typescript",
-      code: `// npm install socket.io-client
-import { io } from "socket.io-client";
-
-const BASE_URL = "${base}";
-
-export interface DecisionRequest {
-  question: string;
-  /** At least ${LIMITS.minCategories} allowed answers. */
-  categories: string[];
-  /** Up to ${LIMITS.maxImages} images as data URLs, each under 10MB. */
-  images?: string[];
-  /** A new UUID per decision, to follow its votes live. */
-  request_id?: string;
-}
-
-export interface DecisionResponse {
-  /** null when no model gave a valid vote. */
-  final_decision: string | null;
-  total_votes: number;
-  vote_counts: Record<string, number>;
-  individual_responses: Record<string, string | null>;
-  context_explanation?: string;
-  decision_id: string;
-  question: string;
-}
-
-export interface VoteEvent {
-  request_id: string;
-  decision_id: string;
-  provider: string;
-  status: "pending" | "success" | "error";
-  response: string | null;
-  confidence: number | null;
-  model_version: string | null;
-  error: string | null;
-}
-
-export interface Suggestion {
-  category: string;
-  /** 0 to 1. */
-  confidence: number;
-}
-
-async function post<T>(path: string, body: unknown): Promise<T> {
-  const response = await fetch(\`\${BASE_URL}\${path}\`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) {
-    const { detail } = (await response.json()) as { detail?: string };
-    throw new Error(detail ?? \`HTTP \${response.status}\`);
-  }
-  return (await response.json()) as T;
-}
-
-export function decide(request: DecisionRequest): Promise<DecisionResponse> {
-  return post<DecisionResponse>("${API_PATHS.decision}", request);
-}
-
-export async function suggest(question: string, existingChoices: string[]): Promise<Suggestion[]> {
-  const body = { question, images: [], existing_choices: existingChoices };
-  const { suggestions } = await post<{ suggestions: Suggestion[] }>("${API_PATHS.suggestion}", body);
-  return suggestions;
-}
-
-/** Decides, calling onVote as each model's vote arrives. */
-export async function decideLive(request: DecisionRequest, onVote: (vote: VoteEvent) => void): Promise<DecisionResponse> {
-  const socket = io(BASE_URL, { transports: ["websocket"] });
-  try {
-    const requestId = crypto.randomUUID();
-    socket.on("${vote}", onVote);
-    const final = new Promise<DecisionResponse>((resolve) => socket.once("${final}", resolve));
-    const ack = (await socket.timeout(5000).emitWithAck("${join}", { request_id: requestId })) as { ok: boolean; error?: string };
-    if (!ack.ok) throw new Error(ack.error);
-    await decide({ ...request, request_id: requestId });
-    return await final;
-  } finally {
-    socket.close();
-  }
-}
-
-const decision = await decideLive(
-  {
-${entries(SAMPLE_DECISION_REQUEST, "    ", false)}
-  },
-  (vote) => console.log(\`\${vote.provider}: \${vote.status}\`, vote.response ?? ""),
-);
-console.log("Final decision:", decision.final_decision);
-console.log("Why:", decision.context_explanation);
-
-const suggestions = await suggest(decision.question, ${literal(SAMPLE_SUGGESTION_REQUEST.existing_choices)});
-console.log(suggestions.map((s) => \`\${s.category} (\${Math.round(s.confidence * 100)}%)\`).join(", "));
-`,
-    },
-  ];
-}
-
-function restDecisionSample(base: string): CodeSampleSpec {
+function installSample(tab: "javascript" | "typescript"): CodeSampleSpec {
   return {
-    id: "rest-decision",
+    id: `${tab}-install`,
+    title: "Install the SDK",
+    description: `${SDK_PACKAGE} has types for every answer and error, and runs in Node.js 20 or newer and in browsers. Create an API key on the API Settings page (/settings).`,
+    language: "bash",
+    code: `${SDK_INSTALL}
+
+# Keep the key out of your code: the samples read it from the environment.
+export ${API_KEY_ENV}="sd_live_..."
+`,
+  };
+}
+
+/** The SDK samples; the TypeScript ones add the types and the typed errors. */
+function sdkSamples(base: string, tab: "javascript" | "typescript"): CodeSampleSpec[] {
+  const typed = tab === "typescript";
+  const client = `const client = new SmartDecision({ apiKey: process.env.${API_KEY_ENV}, baseUrl: "${base}" });`;
+  const request = (indent: string, extra: string[] = []) => entries(SAMPLE_ENSEMBLE_REQUEST, indent, false, extra);
+  const save = (name: string) => `Save as ${name}.${typed ? "mts" : "mjs"} and run it with ${typed ? "npx tsx" : "node"}.`;
+
+  const decide: CodeSampleSpec = typed
+    ? {
+        id: `${tab}-decision`,
+        title: "Make a decision",
+        description: `The answer and every error are typed: a 401 is an AuthenticationError, a 429 a RateLimitError (QuotaExceededError past the monthly quota). ${save("decide")}`,
+        language: tab,
+        code: `import { AuthenticationError, RateLimitError, SmartDecision, ValidationError, type EnsembleResult } from "${SDK_PACKAGE}";
+
+${client}
+
+async function decide(prompt: string, choices: string[]): Promise<EnsembleResult | null> {
+  try {
+    return await client.decide({ prompt, valid_responses: choices });
+  } catch (error) {
+    if (error instanceof RateLimitError) {
+      console.error(\`Slow down: try again in \${error.retryAfter ?? 60} seconds.\`);
+      return null;
+    }
+    if (error instanceof AuthenticationError || error instanceof ValidationError) {
+      console.error(error.detail);
+      return null;
+    }
+    throw error;
+  }
+}
+
+const decision = await decide(${literal(SAMPLE_QUESTION)}, ${literal(SAMPLE_CATEGORIES)});
+if (decision) {
+  console.log("Final decision:", decision.ensemble_decision);
+  console.log(\`Consensus: \${Math.round(decision.consensus_score * 100)}% of \${decision.total_votes} votes\`);
+  for (const vote of decision.vote_details) console.log(\`\${vote.llm_name}: \${vote.response} (confidence \${vote.confidence})\`);
+}
+`,
+      }
+    : {
+        id: `${tab}-decision`,
+        title: "Make a decision",
+        description: `Ask the models one question with the answers you allow; the answer arrives once they have voted. ${save("decide")}`,
+        language: tab,
+        code: `import { SmartDecision } from "${SDK_PACKAGE}";
+
+${client}
+
+const decision = await client.decide({
+${request("  ", [`// ${IMAGES_NOTE}`, `// images: ["data:image/jpeg;base64,..."],`])}
+});
+
+console.log("Final decision:", decision.ensemble_decision);
+console.log(\`Consensus: \${Math.round(decision.consensus_score * 100)}% of \${decision.total_votes} votes\`);
+for (const vote of decision.vote_details) {
+  console.log(\`\${vote.llm_name}: \${vote.response} (confidence \${vote.confidence})\`);
+}
+`,
+      };
+
+  const submitted = typed ? "const accepted: AcceptedDecision" : "const accepted";
+  const asyncSample: CodeSampleSpec = {
+    id: `${tab}-async`,
+    title: "Decide without waiting",
+    description: `submit() answers at once with the decision's id (${V1_HEADERS.prefer}: ${V1_HEADERS.respondAsync}); poll it later. The ${V1_HEADERS.idempotencyKey} makes a retried submit return the first decision. ${save("later")}`,
+    language: tab,
+    code: `import { SmartDecision${typed ? ", type AcceptedDecision" : ""} } from "${SDK_PACKAGE}";
+
+${client}
+
+${submitted} = await client.submit(
+  {
+${request("    ")}
+  },
+  { idempotencyKey: crypto.randomUUID() },
+);
+console.log("Queued:", accepted.decision_id);
+
+// Check once with client.poll(id), or poll until the models have voted:
+const decision = await client.waitFor(accepted.decision_id);
+console.log("Final decision:", decision.ensemble_decision);
+`,
+  };
+
+  const history: CodeSampleSpec = {
+    id: `${tab}-history`,
+    title: "Decision history",
+    description: `Your decisions, newest first, with the dashboard's filters (limit, offset, category, question, dateFrom, dateTo, hasDecision). ${save("history")}`,
+    language: tab,
+    code: `import { SmartDecision${typed ? ", type HistoryPage" : ""} } from "${SDK_PACKAGE}";
+
+${client}
+
+const page${typed ? ": HistoryPage" : ""} = await client.history({ limit: 5, hasDecision: true });
+console.log(\`\${page.total} decisions in all; the latest:\`);
+for (const decision of page.decisions) {
+  console.log(\`\${decision.timestamp}  \${decision.question} -> \${decision.final_decision}\`);
+}
+`,
+  };
+
+  const live: CodeSampleSpec = {
+    id: `${tab}-live`,
+    title: "Watch the votes arrive",
+    description: `With onVote, the SDK joins the decision's room over Socket.IO ("${join}") and reports each model's "${vote}" as it happens. ${save("live")}`,
+    language: tab,
+    code: `import { SmartDecision${typed ? ", type VoteEvent" : ""} } from "${SDK_PACKAGE}";
+
+${client}
+
+const decision = await client.decide(
+  {
+${request("    ")}
+  },
+  {
+    onVote: (vote${typed ? ": VoteEvent" : ""}) => console.log(\`\${vote.provider}: \${vote.status}\`, vote.response ?? ""),
+  },
+);
+console.log("Final decision:", decision.ensemble_decision);
+`,
+  };
+
+  return [installSample(tab), decide, asyncSample, history, live];
+}
+
+// ---------------------------------------------------------------- REST (curl)
+
+/** The landing page's quick start: the playground's endpoint, which needs no key. */
+function publicDecisionSample(base: string): CodeSampleSpec {
+  return {
+    id: "quick-start",
     title: "Make a decision",
     description: "POST the question and its categories as JSON; the answer arrives once the models have voted.",
     language: "bash",
@@ -394,18 +390,53 @@ function restDecisionSample(base: string): CodeSampleSpec {
 
 function restSamples(base: string): CodeSampleSpec[] {
   return [
-    restDecisionSample(base),
+    {
+      id: "rest-decision",
+      title: "Make a decision",
+      description: `POST the prompt and its valid responses as JSON with your key in the ${API_KEY_HEADER} header; the answer arrives once the models have voted.`,
+      language: "bash",
+      code: `curl -s ${base}${API_PATHS.ensemble} \\
+  ${KEY_HEADER} \\
+  -H 'Content-Type: application/json' \\
+  -d '${curlBody(SAMPLE_ENSEMBLE_REQUEST)}'
+`,
+    },
     {
       id: "rest-decision-response",
       title: "The answer",
-      description: "final_decision is null when no model gave a valid vote. individual_responses holds each model's answer, or null.",
+      description:
+        "ensemble_decision is null when no model gave a valid vote; vote_details holds each model's response (null when it failed) and confidence; consensus_score is the winner's share of the valid votes, 0 to 1.",
       language: "json",
-      code: `${JSON.stringify(SAMPLE_DECISION_RESPONSE, null, 2)}\n`,
+      code: `${JSON.stringify(SAMPLE_ENSEMBLE_RESPONSE, null, 2)}\n`,
+    },
+    {
+      id: "rest-async",
+      title: "Decide without waiting",
+      description: `With ${V1_HEADERS.prefer}: ${V1_HEADERS.respondAsync} the answer is 202 with the decision's id at once; poll its status_url until status is "complete". A repeated POST with the same ${V1_HEADERS.idempotencyKey} returns the first decision.`,
+      language: "bash",
+      code: `DECISION_ID=$(curl -s ${base}${API_PATHS.ensemble} \\
+  ${KEY_HEADER} \\
+  -H '${V1_HEADERS.prefer}: ${V1_HEADERS.respondAsync}' \\
+  -H "${V1_HEADERS.idempotencyKey}: release-friday-$(date +%F)" \\
+  -H 'Content-Type: application/json' \\
+  -d '${curlBody(SAMPLE_ENSEMBLE_REQUEST)}' | sed -E 's/.*"decision_id":"([^"]+)".*/\\1/')
+
+curl -s ${base}${API_PATHS.decisionStatus}/$DECISION_ID ${KEY_HEADER}
+`,
+    },
+    {
+      id: "rest-history",
+      title: "Decision history",
+      description: "Your decisions, newest first, with the dashboard's filters: limit, offset, category, question, dateFrom, dateTo, hasDecision.",
+      language: "bash",
+      code: `curl -s '${base}${API_PATHS.history}?limit=5&hasDecision=true' \\
+  ${KEY_HEADER}
+`,
     },
     {
       id: "rest-suggestions",
       title: "Suggest answer categories",
-      description: "Returns {suggestions: [{category, confidence}]}, without the choices you already have.",
+      description: "Returns {suggestions: [{category, confidence}]}, without the choices you already have (no key needed).",
       language: "bash",
       code: `curl -s ${base}${API_PATHS.suggestion} \\
   -H 'Content-Type: application/json' \\
@@ -420,11 +451,11 @@ export function developerGuide(baseUrl: string): Record<GuideTab, CodeSampleSpec
   const base = normaliseBaseUrl(baseUrl);
   return {
     python: pythonSamples(base),
-    javascript: javascriptSamples(base),
-    typescript: typescriptSamples(base),
+    javascript: sdkSamples(base, "javascript"),
+    typescript: sdkSamples(base, "typescript"),
     rest: restSamples(base),
   };
 }
 
-/** The short sample on the landing page: the decision request with curl. */
-export const quickStartSample = (baseUrl: string): CodeSampleSpec => restDecisionSample(normaliseBaseUrl(baseUrl));
+/** The short sample on the landing page: a decision with curl through the playground's endpoint (no key needed). */
+export const quickStartSample = (baseUrl: string): CodeSampleSpec => publicDecisionSample(normaliseBaseUrl(baseUrl));

@@ -1,0 +1,245 @@
+import type { z } from "zod";
+import {
+  API_KEY_HEADER,
+  DecisionHistoryListResponseSchema,
+  ErrorResponseSchema,
+  V1_HEADERS,
+  V1AcceptedSchema,
+  V1DecisionStatusSchema,
+  V1EnsembleResponseSchema,
+  type DecisionHistoryListResponse,
+  type V1Accepted,
+  type V1DecisionStatus,
+  type V1EnsembleRequest,
+  type V1EnsembleResponse,
+  type VoteEvent,
+} from "@sd/contracts";
+import { ApiError, errorFor, SmartDecisionError, TimeoutError } from "./errors";
+import { requestIdFor, withLiveVotes } from "./live";
+
+export interface SmartDecisionOptions {
+  /** An API key from the /settings page (starts with `sd_live_`). Defaults to the SD_API_KEY environment variable. */
+  apiKey?: string;
+  /** Where the API is served, e.g. `https://decide.example.com`. */
+  baseUrl: string;
+  /** How long one HTTP request may take, in milliseconds (default 120 000: a decision waits for every model). */
+  timeoutMs?: number;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: typeof globalThis.fetch;
+}
+
+/** A decision to make: the question, at least 2 allowed answers, and up to 3 images as data URLs (each under 10MB). */
+export type DecisionInput = Omit<V1EnsembleRequest, "request_id">;
+
+export interface SubmitOptions {
+  /** Makes retries safe: the same key and body answer the first decision instead of running a second one. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+export interface DecideOptions extends SubmitOptions {
+  /** Called with each model's progress as it happens (`pending`, then `success` or `error`), over Socket.IO. */
+  onVote?: (vote: VoteEvent) => void;
+}
+
+export interface WaitOptions {
+  /** Time between two polls in milliseconds (default 1000). */
+  intervalMs?: number;
+  /** Give up after this many milliseconds with a TimeoutError (default 300 000). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Filters and paging of the key owner's history. Dates are a day (YYYY-MM-DD, a whole UTC day) or an instant; both bounds are inclusive. */
+export interface HistoryFilters {
+  /** Page size, default 50, at most 200. */
+  limit?: number;
+  offset?: number;
+  /** Decisions that offered this category or decided on it, exactly. */
+  category?: string;
+  /** A case-insensitive part of the question. */
+  question?: string;
+  dateFrom?: string | Date;
+  dateTo?: string | Date;
+  /** true: only decisions with a final decision; false: only those without. */
+  hasDecision?: boolean;
+}
+
+export type EnsembleResult = V1EnsembleResponse;
+export type DecisionStatus = V1DecisionStatus;
+export type AcceptedDecision = V1Accepted;
+export type HistoryPage = DecisionHistoryListResponse;
+export type HistoryDecision = DecisionHistoryListResponse["decisions"][number];
+export type { VoteEvent };
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+function environmentApiKey(): string | undefined {
+  // Browsers have no process: there the key must be passed explicitly.
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  return env?.SD_API_KEY;
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    const abort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    if (signal?.aborted) abort();
+    else signal?.addEventListener("abort", abort, { once: true });
+  });
+}
+
+/**
+ * The Smart Decision API for your own code: several AI models vote on a question with the answers
+ * you allow, and their votes are combined into one decision. Every answer is checked against the
+ * same zod schemas the server answers with; every error answer becomes a typed error
+ * (AuthenticationError, RateLimitError, QuotaExceededError, ValidationError, NotFoundError, ApiError).
+ *
+ * ```ts
+ * const client = new SmartDecision({ apiKey: process.env.SD_API_KEY, baseUrl: "https://decide.example.com" });
+ * const { ensemble_decision } = await client.decide({ prompt: "Ship on Friday?", valid_responses: ["Yes", "No"] });
+ * ```
+ */
+export class SmartDecision {
+  readonly baseUrl: string;
+  private readonly apiKey: string;
+  private readonly timeoutMs: number;
+  private readonly fetch: typeof globalThis.fetch;
+
+  constructor(options: SmartDecisionOptions) {
+    const apiKey = options.apiKey ?? environmentApiKey();
+    if (!apiKey) throw new SmartDecisionError("An API key is required: pass apiKey or set the SD_API_KEY environment variable.");
+    if (!options.baseUrl) throw new SmartDecisionError("baseUrl is required, e.g. https://decide.example.com");
+    this.apiKey = apiKey;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /**
+   * Makes a decision and answers it once every model has voted. With `onVote`, each model's
+   * progress is reported live as it happens.
+   */
+  async decide(input: DecisionInput, options: DecideOptions = {}): Promise<EnsembleResult> {
+    const { onVote, ...submit } = options;
+    const body = await this.ensembleBody(input, submit.idempotencyKey, onVote !== undefined);
+    if (!onVote || body.request_id === undefined) return (await this.postEnsemble(body, submit, false)).value;
+    return withLiveVotes(this.baseUrl, body.request_id, onVote, () => this.postEnsemble(body, submit, false));
+  }
+
+  /**
+   * Queues a decision and answers at once with its id (`Prefer: respond-async`, 202): no HTTP request
+   * is held while the models vote. Follow it with `waitFor(id)` or `poll(id)`.
+   */
+  async submit(input: DecisionInput, options: SubmitOptions = {}): Promise<AcceptedDecision> {
+    return (await this.postEnsemble(await this.ensembleBody(input, options.idempotencyKey, false), options, true)).value;
+  }
+
+  /** A decision's state: `pending` while the models vote, then `complete` with its result. */
+  async poll(decisionId: string, options: { signal?: AbortSignal } = {}): Promise<DecisionStatus> {
+    const { body } = await this.request("GET", `/v1/decisions/${encodeURIComponent(decisionId)}`, V1DecisionStatusSchema, { signal: options.signal });
+    return body;
+  }
+
+  /** Polls a submitted decision until it is complete, and answers its result. */
+  async waitFor(decisionId: string, options: WaitOptions = {}): Promise<EnsembleResult> {
+    const intervalMs = options.intervalMs ?? 1000;
+    const deadline = Date.now() + (options.timeoutMs ?? 300_000);
+    for (;;) {
+      const status = await this.poll(decisionId, { signal: options.signal });
+      if (status.status === "complete") return status.result;
+      if (Date.now() + intervalMs > deadline) throw new TimeoutError(`Decision ${decisionId} was still pending when waitFor gave up.`);
+      await pause(intervalMs, options.signal);
+    }
+  }
+
+  /** A page of the key owner's decisions, newest first, and how many match in all (`total`). */
+  async history(filters: HistoryFilters = {}, options: { signal?: AbortSignal } = {}): Promise<HistoryPage> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(filters) as [keyof HistoryFilters, HistoryFilters[keyof HistoryFilters]][]) {
+      if (value === undefined) continue;
+      query.set(name, value instanceof Date ? value.toISOString() : String(value));
+    }
+    const search = query.size > 0 ? `?${query.toString()}` : "";
+    const { body } = await this.request("GET", `/v1/decision-history${search}`, DecisionHistoryListResponseSchema, { signal: options.signal });
+    return body;
+  }
+
+  /**
+   * The body of POST /v1/ensemble. A request_id names the decision's room for live votes; with an
+   * Idempotency-Key it is always sent, derived from the key, so a retry's body is the first one's
+   * whichever method sends it and whether or not it follows the votes.
+   */
+  private async ensembleBody(input: DecisionInput, idempotencyKey: string | undefined, live: boolean): Promise<V1EnsembleRequest> {
+    if (!live && idempotencyKey === undefined) return input;
+    return { ...input, request_id: await requestIdFor(this.apiKey, idempotencyKey) };
+  }
+
+  private async postEnsemble<Async extends boolean>(
+    body: V1EnsembleRequest,
+    { idempotencyKey, signal }: SubmitOptions,
+    respondAsync: Async,
+  ): Promise<{ value: Async extends true ? AcceptedDecision : EnsembleResult; replayed: boolean }> {
+    const headers: Record<string, string> = {};
+    if (idempotencyKey !== undefined) headers[V1_HEADERS.idempotencyKey] = idempotencyKey;
+    if (respondAsync) headers[V1_HEADERS.prefer] = V1_HEADERS.respondAsync;
+    const schema = respondAsync ? V1AcceptedSchema : V1EnsembleResponseSchema;
+    const answer = await this.request("POST", "/v1/ensemble", schema, { body, headers, signal });
+    return {
+      value: answer.body as Async extends true ? AcceptedDecision : EnsembleResult,
+      replayed: answer.headers.get("idempotent-replayed") === "true",
+    };
+  }
+
+  /** One call: the key header, a JSON body, a timeout, typed errors, and the answer checked against its schema. */
+  private async request<S extends z.ZodType>(
+    method: "GET" | "POST",
+    path: string,
+    schema: S,
+    options: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal },
+  ): Promise<{ body: z.infer<S>; headers: Headers }> {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          [API_KEY_HEADER]: this.apiKey,
+          Accept: "application/json",
+          ...(options.body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...options.headers,
+        },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      const reason = timeout.aborted ? `no answer within ${this.timeoutMs} ms` : (error as Error).message;
+      throw new SmartDecisionError(`${method} ${this.baseUrl}${path} failed: ${reason}`, { cause: error });
+    }
+
+    const text = await response.text();
+    let json: unknown = text;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      // Not JSON (a proxy's error page, say): kept as text in the error.
+    }
+    if (!response.ok) {
+      const error = ErrorResponseSchema.safeParse(json);
+      throw errorFor(response.status, error.success ? error.data.detail : `HTTP ${response.status}`, json, response.headers);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new ApiError(response.status, `The answer of ${method} ${path} is not what the API promises: ${parsed.error.issues[0]?.message ?? "invalid"}`, json, response.headers);
+    }
+    return { body: parsed.data, headers: response.headers };
+  }
+}

@@ -1,0 +1,61 @@
+import { API_KEY_MESSAGES } from "@sd/contracts";
+
+/** Every error the SDK throws is one of these, so `catch (e) { if (e instanceof SmartDecisionError) ... }` sees them all. */
+export class SmartDecisionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The API answered with an error status; `detail` is its explanation (errors are `{detail}`). */
+export class ApiError extends SmartDecisionError {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    /** The answer's body as received (parsed JSON, or text). */
+    readonly body: unknown,
+    readonly headers: Headers,
+  ) {
+    super(`${detail} (HTTP ${status})`);
+  }
+}
+
+/** 401: no API key was sent, or it is unknown, deleted or switched off. */
+export class AuthenticationError extends ApiError {}
+
+/** 400, 413 or 422: the request was refused as it is (`detail` says what to fix). */
+export class ValidationError extends ApiError {}
+
+/** 404: no such decision among the key owner's. */
+export class NotFoundError extends ApiError {}
+
+/** 429: too many requests for this key; `retryAfter` is how many seconds to wait (from Retry-After), when known. */
+export class RateLimitError extends ApiError {
+  readonly retryAfter: number | null;
+  constructor(status: number, detail: string, body: unknown, headers: Headers) {
+    super(status, detail, body, headers);
+    const seconds = Number(headers.get("retry-after"));
+    this.retryAfter = headers.has("retry-after") && Number.isFinite(seconds) ? seconds : null;
+  }
+}
+
+/** 429 because the month's API request quota is used up; `retryAfter` runs to the first day of next month (UTC). */
+export class QuotaExceededError extends RateLimitError {}
+
+/** `waitFor` gave up before the decision was complete (the decision itself goes on and is stored). */
+export class TimeoutError extends SmartDecisionError {}
+
+/** The start of the quota text, whatever the configured limit (the limit is in its parentheses). */
+const QUOTA_TEXT = API_KEY_MESSAGES.quotaExceeded(0).split(" (")[0]!;
+
+/** The typed error for an error answer. */
+export function errorFor(status: number, detail: string, body: unknown, headers: Headers): ApiError {
+  if (status === 401) return new AuthenticationError(status, detail, body, headers);
+  if (status === 429) {
+    return detail.startsWith(QUOTA_TEXT) ? new QuotaExceededError(status, detail, body, headers) : new RateLimitError(status, detail, body, headers);
+  }
+  if (status === 400 || status === 413 || status === 422) return new ValidationError(status, detail, body, headers);
+  if (status === 404) return new NotFoundError(status, detail, body, headers);
+  return new ApiError(status, detail, body, headers);
+}

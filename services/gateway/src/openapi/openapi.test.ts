@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { API_KEY_HEADER, ErrorResponseSchema, V1_HEADERS } from "@sd/contracts";
+import { buildOpenApiDocument, SECURITY_SCHEMES } from "./document";
+import { OPERATIONS } from "./operations";
+
+const document = buildOpenApiDocument();
+
+type Json = Record<string, unknown>;
+const operationOf = (path: string, method: string) => (document.paths?.[path] as Json | undefined)?.[method] as Json | undefined;
+
+describe("the OpenAPI document", () => {
+  it("is OpenAPI 3.1 with the SD-API-KEY and bearer security schemes", () => {
+    expect(document.openapi).toBe("3.1.0");
+    expect(document.components?.securitySchemes?.[SECURITY_SCHEMES.apiKey]).toMatchObject({ type: "apiKey", in: "header", name: API_KEY_HEADER });
+    expect(document.components?.securitySchemes?.[SECURITY_SCHEMES.bearer]).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+
+  it("has one operation per documented endpoint, each with a unique operationId and a summary", () => {
+    const ids = OPERATIONS.map((op) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const keys = OPERATIONS.map((op) => `${op.method} ${op.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const op of OPERATIONS) {
+      const documented = operationOf(op.path, op.method);
+      expect(documented, `${op.method} ${op.path}`).toMatchObject({ operationId: op.operationId, summary: op.summary });
+    }
+  });
+
+  it("declares every path parameter of every path template", () => {
+    for (const op of OPERATIONS) {
+      const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      const parameters = (operationOf(op.path, op.method)?.parameters ?? []) as { in: string; name: string; required?: boolean }[];
+      const declared = parameters.filter((p) => p.in === "path");
+      expect(declared.map((p) => p.name).sort(), `${op.method} ${op.path}`).toEqual(names.sort());
+      for (const parameter of declared) expect(parameter.required, `${op.path} ${parameter.name}`).toBe(true);
+    }
+  });
+
+  it("documents /v1/ensemble with the key, Prefer: respond-async, Idempotency-Key, every status and the rate-limit headers", () => {
+    const ensemble = operationOf("/v1/ensemble", "post")!;
+    expect(ensemble.security).toEqual([{ [SECURITY_SCHEMES.apiKey]: [] }]);
+    const headers = (ensemble.parameters as { in: string; name: string }[]).filter((p) => p.in === "header").map((p) => p.name);
+    expect(headers).toEqual(expect.arrayContaining([V1_HEADERS.prefer, V1_HEADERS.idempotencyKey]));
+    const responses = ensemble.responses as Record<string, { headers?: Json }>;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(["200", "202", "400", "401", "413", "422", "429"]));
+    expect(Object.keys(responses["200"]?.headers ?? {})).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy"]));
+    expect(Object.keys(responses["429"]?.headers ?? {})).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]));
+  });
+
+  it("puts a 401 on every operation that needs a key or a token", () => {
+    for (const op of OPERATIONS.filter((o) => o.access === "api-key" || o.access === "bearer")) {
+      expect(Object.keys(op.responses), `${op.method} ${op.path}`).toContain("401");
+    }
+  });
+
+  it("answers errors as {detail} wherever the route does", () => {
+    for (const op of OPERATIONS.filter((o) => !o.path.startsWith("/api/image-assets") && o.path !== "/api/email-request" && o.path !== "/ready")) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) < 400) continue;
+        expect(response.body?.schema, `${op.method} ${op.path} ${status}`).toBe(ErrorResponseSchema);
+      }
+    }
+  });
+});
+
+describe("the documented examples", () => {
+  const cases = OPERATIONS.flatMap((op) => [
+    ...Object.entries(op.body?.examples ?? {}).map(([name, example]) => ({ where: `${op.method} ${op.path} request ${name}`, schema: op.body!.schema, value: example.value, io: "input" as const })),
+    ...Object.entries(op.responses).flatMap(([status, response]) =>
+      Object.entries(response.body?.examples ?? {}).map(([name, example]) => ({
+        where: `${op.method} ${op.path} ${status} ${name}`,
+        schema: response.body!.schema,
+        value: example.value,
+        io: "output" as const,
+      })),
+    ),
+  ]);
+
+  it("exist for every request body and every answer with a body", () => {
+    for (const op of OPERATIONS) {
+      if (op.body) expect(Object.keys(op.body.examples).length, `${op.method} ${op.path}`).toBeGreaterThan(0);
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (response.body) expect(Object.keys(response.body.examples).length, `${op.method} ${op.path} ${status}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it.each(cases)("$where validates against its schema", ({ schema, value, io }) => {
+    const parsed = schema.safeParse(value);
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    // An answer is exactly what the schema describes: nothing it would strip, nothing it would change.
+    if (io === "output") expect(parsed.data).toEqual(value);
+  });
+
+  it("are what the document shows", () => {
+    for (const op of OPERATIONS) {
+      const documented = operationOf(op.path, op.method)!;
+      if (op.body) {
+        const content = (documented.requestBody as { content: Record<string, { examples: Json }> }).content;
+        expect(content[op.body.contentType ?? "application/json"]?.examples).toEqual(op.body.examples);
+      }
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!response.body) continue;
+        const content = (documented.responses as Record<string, { content: Record<string, { examples: Json }> }>)[status]!.content;
+        expect(content["application/json"]?.examples, `${op.path} ${status}`).toEqual(response.body.examples);
+      }
+    }
+  });
+});
