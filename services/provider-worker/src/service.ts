@@ -17,6 +17,15 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   const connection = createRedis(env.REDIS_URL, "provider-worker");
   const live = new LiveEvents(connection, env.QUEUE_PREFIX);
   const images = new ImageStash(connection, env.QUEUE_PREFIX);
+  for (const config of providers) {
+    if (config.price !== null || config.simulated) continue;
+    // Said once, at start: the votes themselves just record 0.
+    const prefix = config.id.toUpperCase();
+    logger.warn(
+      { provider: config.id, model: config.model },
+      `no price is known for model "${config.model}": its calls are recorded as costing 0 US dollars; set ${prefix}_PRICE_INPUT_PER_MTOK and ${prefix}_PRICE_OUTPUT_PER_MTOK`,
+    );
+  }
   const workers: Worker<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createWorker<VoteJob, Vote>(
       voteQueueName(config.id),

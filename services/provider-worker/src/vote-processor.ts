@@ -1,4 +1,5 @@
-import { VoteJobSchema, type Vote, type VoteJob } from "@sd/contracts";
+import { VoteJobSchema, type TokenUsage, type Vote, type VoteJob } from "@sd/contracts";
+import { costUsd } from "@sd/config";
 import { voteProgress, type LiveEvents } from "@sd/live";
 import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd/providers";
 import { ImageExpiredError, type ImageStash, type Job } from "@sd/queue";
@@ -10,6 +11,10 @@ import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
  * retryable failure (429, 5xx, timeout, network) is thrown while attempts remain, so BullMQ retries
  * it with backoff; on the last attempt, and for any failure that retrying cannot fix, the vote is
  * returned as an error: a failed model never blocks the decision.
+ *
+ * Each vote carries the tokens its call used and their price (see `costUsd`). An answer that
+ * could not be used was still billed, so its error vote carries them too; the failures BullMQ
+ * retries (429, 5xx, timeouts) got no answer, so no attempt before the last has tokens to add.
  */
 export function createVoteProcessor(provider: ModelProvider, images: ImageStash, live: LiveEvents, logger: Logger) {
   const { id, weight } = provider.config;
@@ -18,7 +23,7 @@ export function createVoteProcessor(provider: ModelProvider, images: ImageStash,
     const attempt = job.attemptsMade + 1;
     let started = performance.now();
     const elapsed = () => performance.now() - started;
-    const failed = (error: string, raw: string | null): Vote => ({
+    const failed = (error: string, raw: string | null, usage: TokenUsage | null): Vote => ({
       provider: id,
       status: "error",
       category: null,
@@ -30,6 +35,8 @@ export function createVoteProcessor(provider: ModelProvider, images: ImageStash,
       weight,
       latency_ms: Math.round(elapsed()),
       attempts: attempt,
+      usage,
+      cost_usd: costUsd(provider.config, usage),
     });
     const ask = async (pictures: string[]): Promise<Vote> => {
       started = performance.now(); // the model's latency, not Redis's
@@ -48,6 +55,8 @@ export function createVoteProcessor(provider: ModelProvider, images: ImageStash,
           weight,
           latency_ms: Math.round(elapsed()),
           attempts: attempt,
+          usage: answer.usage,
+          cost_usd: costUsd(provider.config, answer.usage),
         };
       } catch (caught) {
         const error = asProviderError(caught);
@@ -59,7 +68,7 @@ export function createVoteProcessor(provider: ModelProvider, images: ImageStash,
           throw error;
         }
         logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind, err: error.message }, "vote failed");
-        return failed(error.message, error.raw);
+        return failed(error.message, error.raw, error.usage);
       }
     };
     const vote = await images.readAll(data.images).then(
@@ -69,7 +78,7 @@ export function createVoteProcessor(provider: ModelProvider, images: ImageStash,
         if (!(error instanceof ImageExpiredError)) throw error;
         voteErrors.inc({ provider: id, kind: "image_expired" });
         logger.warn({ provider: id, decision_id: data.decision_id, images: error.labels }, "vote impossible: images expired");
-        return failed(error.message, null);
+        return failed(error.message, null, null);
       },
     );
     if (data.request_id) live.modelProgress(voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote));
