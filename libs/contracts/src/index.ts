@@ -14,3 +14,4 @@ export * from "./image-assets";
 export * from "./waitlist";
 export * from "./api-keys";
 export * from "./v1";
+export * from "./admin";
