@@ -529,13 +529,3 @@ describe.skipIf(browserUnavailable)("the playground signed in", () => {
   });
 });
 
-describe.skipIf(browserUnavailable)("pages for signed-in users that are not built yet", () => {
-  it("ask a visitor to sign in, and tell a signed-in user plainly that the page is on its way", async () => {
-    const page = await app.newPage();
-    await page.goto("/admin");
-    await page.getByRole("alert").getByText("Please sign in with an admin account to view the dashboard.").waitFor();
-    await signInAs(page, freshEmail("admin"), "/admin");
-    await page.getByText("This page is not available yet.").waitFor();
-    expect(await page.getByRole("alert").count()).toBe(0);
-  });
-});

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from "react";
 import type { RouteObject } from "react-router";
+import { CLIENT_ROUTES, type ClientRoute } from "@sd/contracts";
 import { SiteLayout } from "./layout/SiteLayout";
 
 /** Each page is its own chunk, loaded when first visited. */
@@ -8,26 +9,34 @@ const page = (load: () => Promise<{ default: ComponentType }>) => {
   return <Component />;
 };
 
-/** The specification's route table (section 2). */
+/**
+ * The page of every route in the specification's route table (section 2). The table itself is
+ * CLIENT_ROUTES, shared with the gateway (which answers these paths 200 and any other 404), so a
+ * route without a page here is a type error.
+ */
+const PAGES: Record<ClientRoute, () => Promise<{ default: ComponentType }>> = {
+  "/": () => import("./pages/LandingPage"),
+  "/privacy": () => import("./pages/PrivacyPage"),
+  "/terms": () => import("./pages/TermsPage"),
+  "/auth/callback": () => import("./pages/AuthCallbackPage"),
+  "/console": () => import("./pages/ConsolePage"),
+  "/playground": () => import("./pages/PlaygroundPage"),
+  "/developers": () => import("./pages/DevelopersPage"),
+  "/sd-api": () => import("./pages/SdApiPage"),
+  "/careers": () => import("./pages/CareersPage"),
+  "/apply-job": () => import("./pages/ApplyJobPage"),
+  "/dashboard": () => import("./pages/DashboardPage"),
+  "/decision/:id": () => import("./pages/DecisionPage"),
+  "/admin": () => import("./pages/AdminPage"),
+  "/settings": () => import("./pages/SettingsPage"),
+  "/contact": () => import("./pages/ContactPage"),
+};
+
 export const routes: RouteObject[] = [
   {
     element: <SiteLayout />,
     children: [
-      { index: true, element: page(() => import("./pages/LandingPage")) },
-      { path: "privacy", element: page(() => import("./pages/PrivacyPage")) },
-      { path: "terms", element: page(() => import("./pages/TermsPage")) },
-      { path: "auth/callback", element: page(() => import("./pages/AuthCallbackPage")) },
-      { path: "console", element: page(() => import("./pages/ConsolePage")) },
-      { path: "playground", element: page(() => import("./pages/PlaygroundPage")) },
-      { path: "developers", element: page(() => import("./pages/DevelopersPage")) },
-      { path: "sd-api", element: page(() => import("./pages/SdApiPage")) },
-      { path: "careers", element: page(() => import("./pages/CareersPage")) },
-      { path: "apply-job", element: page(() => import("./pages/ApplyJobPage")) },
-      { path: "dashboard", element: page(() => import("./pages/DashboardPage")) },
-      { path: "decision/:id", element: page(() => import("./pages/DecisionPage")) },
-      { path: "admin", element: page(() => import("./pages/AdminPage")) },
-      { path: "settings", element: page(() => import("./pages/SettingsPage")) },
-      { path: "contact", element: page(() => import("./pages/ContactPage")) },
+      ...CLIENT_ROUTES.map((path): RouteObject => (path === "/" ? { index: true, element: page(PAGES[path]) } : { path: path.slice(1), element: page(PAGES[path]) })),
       { path: "*", element: page(() => import("./pages/NotFoundPage")) },
     ],
   },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEFAULT_PROVIDERS, VendorSchema, type ProviderConfig, type ProviderId } from "@sd/contracts";
 import { ConfigError } from "./load";
 import { priceFromEnv } from "./prices";
+import { providerApiKeyVariable } from "./secrets";
 
 const KNOWN = DEFAULT_PROVIDERS as Readonly<Record<string, (typeof DEFAULT_PROVIDERS)["openai"]>>;
 
@@ -34,7 +35,7 @@ export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process
   if (baseUrl !== null && !z.url().safeParse(baseUrl).success) {
     throw new ConfigError(`${prefix}_BASE_URL: not a URL`);
   }
-  const apiKey = read("API_KEY");
+  const apiKey = env[providerApiKeyVariable(id)]?.trim() || undefined;
   return {
     id,
     vendor: vendor.data,

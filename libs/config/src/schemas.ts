@@ -43,8 +43,9 @@ const commaList = optionalString.transform((v) => (v ? v.split(",").map((s) => s
 const authEnv = {
   /**
    * The site's public base URL: magic links point at `${PUBLIC_URL}/auth/callback?token=...` and
-   * Google redirects to `${PUBLIC_URL}/auth/callback`. Unset means http://127.0.0.1:3000 (never
-   * taken from the request's Host header, which a client controls).
+   * Google redirects to `${PUBLIC_URL}/auth/callback`. Unset means http://127.0.0.1:<PORT>, or
+   * http://<HOST>:<PORT> when HOST names one address (see `publicUrlOf`); never taken from the
+   * request's Host header, which a client controls.
    */
   PUBLIC_URL: optionalString.pipe(
     z

@@ -15,3 +15,4 @@ export * from "./waitlist";
 export * from "./api-keys";
 export * from "./v1";
 export * from "./admin";
+export * from "./client-routes";

@@ -3,3 +3,4 @@ export * from "./progress";
 export * from "./live-events";
 export * from "./live-socket";
 export * from "./expiry-clock";
+export * from "./admin-room";

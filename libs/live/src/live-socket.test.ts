@@ -42,7 +42,7 @@ const TOKENS = new Map<string, string>([
 const verifyAccessToken = async (token: string) => {
   if (token === "unavailable") throw new Error("Redis is down");
   const userId = TOKENS.get(token);
-  return userId ? { userId, expiresAt: new Date(Date.now() + 900_000) } : null;
+  return userId ? { userId, email: `${userId}@example.com`, expiresAt: new Date(Date.now() + 900_000) } : null;
 };
 
 const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";

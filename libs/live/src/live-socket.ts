@@ -3,7 +3,11 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import type { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
 import {
+  ADMIN_MESSAGES,
+  ADMIN_ROOM,
+  ADMIN_SOCKET_EVENTS,
   AUTH_MESSAGES,
+  AdminWatchRequestSchema,
   JoinRequestSchema,
   SOCKET_EVENTS,
   WatchHistoryRequestSchema,
@@ -12,6 +16,7 @@ import {
   type JoinAck,
 } from "@sd/contracts";
 import { socketKey } from "./channel";
+import { ThroughputBroadcast, type ThroughputSource } from "./admin-room";
 import { systemClock, type ExpiryClock } from "./expiry-clock";
 
 /** Request rooms a socket stays in; joining one more leaves the oldest (a playground tab decides one at a time). */
@@ -21,7 +26,18 @@ const MAX_REQUEST_ROOMS_PER_SOCKET = 20;
 export const WATCH_UNAVAILABLE = "Live history updates are unavailable right now. Please try again in a moment.";
 
 /** Who a valid access token speaks for and when it stops being valid; null for a token the API would refuse. */
-export type VerifyAccessToken = (token: string) => Promise<{ userId: string; expiresAt: Date } | null>;
+export type VerifyAccessToken = (token: string) => Promise<{ userId: string; email: string; expiresAt: Date } | null>;
+
+/** The admin room: who may join it, and where its throughput figures come from. */
+export interface AdminRoomOptions {
+  /** The server-side admin role (ADMIN_EMAILS). */
+  isAdmin(email: string): boolean;
+  throughput: ThroughputSource;
+  /** How often the room gets the figures (1 s; tests may shorten it). */
+  intervalMs?: number;
+  /** A failed read of the figures (the room skips that second). */
+  onError?: (error: unknown) => void;
+}
 
 export interface LiveSocketOptions {
   /** Duplicated for the adapter's publish and subscribe connections. */
@@ -30,6 +46,8 @@ export interface LiveSocketOptions {
   corsOrigins: readonly string[];
   /** The gateway's bearer-token check (signature, issuer, audience, expiry, ended session). */
   verifyAccessToken: VerifyAccessToken;
+  /** Without it, nobody can join the admin room. */
+  admin?: AdminRoomOptions;
   clock?: ExpiryClock;
 }
 
@@ -43,7 +61,8 @@ export interface LiveSocket {
  * Socket.IO for live progress. Events are published to Redis by whichever process produces them
  * (see LiveEvents) and the Redis adapter hands each gateway the events of its own sockets only.
  * Rooms are authorised: a socket joins request rooms named by the request's unguessable UUID, and
- * the history room of the user whose valid access token it presents, until that token expires.
+ * the history room of the user whose valid access token it presents, until that token expires,
+ * and the admin room (live throughput) when that token's user is an admin, until it expires.
  */
 export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): LiveSocket {
   const pub = options.redis.duplicate();
@@ -53,14 +72,20 @@ export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): 
     cors: options.corsOrigins.length > 0 ? { origin: [...options.corsOrigins] } : undefined,
     adapter: createAdapter(pub, sub, { key: socketKey(options.prefix) }),
   });
+  const clock = options.clock ?? systemClock;
+  const admin = options.admin;
+  const broadcast = admin ? new ThroughputBroadcast(io, admin.throughput, admin.intervalMs ?? 1000, admin.onError) : null;
   io.on("connection", (socket) => {
-    const history = new HistoryWatch(socket, options.verifyAccessToken, options.clock ?? systemClock);
+    const history = new TokenRoomWatch(socket, options.verifyAccessToken, clock, WatchHistoryRequestSchema, (access) => ({ room: userRoom(access.userId) }));
+    const adminWatch = new TokenRoomWatch(socket, options.verifyAccessToken, clock, AdminWatchRequestSchema, (access) =>
+      admin?.isAdmin(access.email) ? { room: ADMIN_ROOM } : { error: ADMIN_MESSAGES.forbidden },
+    );
     socket.on(SOCKET_EVENTS.join, (payload: unknown, ack?: (answer: JoinAck) => void) => {
       const reply = typeof ack === "function" ? ack : () => undefined;
       const parsed = JoinRequestSchema.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, error: "request_id must be a UUID." });
       // Keep the newest request rooms: a long-lived page makes decision after decision on one connection.
-      const joined = [...socket.rooms].filter((room) => room !== socket.id && room !== history.room);
+      const joined = [...socket.rooms].filter((room) => room !== socket.id && room !== history.room && room !== adminWatch.room);
       for (const stale of joined.slice(0, Math.max(0, joined.length - MAX_REQUEST_ROOMS_PER_SOCKET + 1))) void socket.leave(stale);
       void socket.join(requestRoom(parsed.data.request_id));
       reply({ ok: true });
@@ -68,11 +93,19 @@ export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): 
     socket.on(SOCKET_EVENTS.watchHistory, (payload: unknown, ack?: (answer: JoinAck) => void) => {
       void history.watch(payload).then(typeof ack === "function" ? ack : () => undefined);
     });
-    socket.on("disconnect", () => history.stop());
+    socket.on(ADMIN_SOCKET_EVENTS.watch, (payload: unknown, ack?: (answer: JoinAck) => void) => {
+      void adminWatch.watch(payload).then(typeof ack === "function" ? ack : () => undefined);
+    });
+    socket.on("disconnect", () => {
+      history.stop();
+      adminWatch.stop();
+    });
   });
+  broadcast?.start();
   return {
     io,
     async close() {
+      broadcast?.stop();
       await io.close();
       pub.disconnect();
       sub.disconnect();
@@ -80,9 +113,15 @@ export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): 
   };
 }
 
-/** One socket's membership of its user's history room: joined with a valid token, left when it expires. */
-class HistoryWatch {
-  /** The user room the socket is in, if any. */
+/** The room a valid token's user may join, or the refusal they get (a valid token, but not for this room). */
+type Admission = { room: string } | { error: string };
+
+/**
+ * One socket's membership of a room its access token admits it to (its user's history room, the
+ * admin room): joined with a valid token, left when the token expires or a refused one is sent.
+ */
+class TokenRoomWatch {
+  /** The room the socket is in, if any. */
   room: string | null = null;
   private cancelExpiry: (() => void) | null = null;
   /** Watches may overlap (a refreshed token sent while the old one is checked): the newest decides. */
@@ -92,11 +131,14 @@ class HistoryWatch {
     private readonly socket: Socket,
     private readonly verify: VerifyAccessToken,
     private readonly clock: ExpiryClock,
+    /** The watch request's schema (both carry the access token). */
+    private readonly request: typeof WatchHistoryRequestSchema | typeof AdminWatchRequestSchema,
+    private readonly admit: (access: NonNullable<Awaited<ReturnType<VerifyAccessToken>>>) => Admission,
   ) {}
 
   async watch(payload: unknown): Promise<JoinAck> {
     const attempt = ++this.latest;
-    const parsed = WatchHistoryRequestSchema.safeParse(payload);
+    const parsed = this.request.safeParse(payload);
     let access: Awaited<ReturnType<VerifyAccessToken>>;
     try {
       access = parsed.success ? await this.verify(parsed.data.access_token) : null;
@@ -104,16 +146,17 @@ class HistoryWatch {
       return { ok: false, error: WATCH_UNAVAILABLE };
     }
     const valid = access !== null && access.expiresAt.getTime() > Date.now();
+    const admission: Admission = valid ? this.admit(access!) : { error: AUTH_MESSAGES.invalidCredentials };
     if (attempt !== this.latest || this.socket.disconnected) {
       // A newer watch (or the disconnect) has the last word on the rooms; this one only answers.
-      return valid ? { ok: true } : { ok: false, error: AUTH_MESSAGES.invalidCredentials };
+      return "room" in admission ? { ok: true } : { ok: false, error: admission.error };
     }
-    if (!valid) {
-      // A socket whose token is refused stops following anyone's history.
+    if ("error" in admission) {
+      // A socket whose token is refused (or whose user may not join) leaves the room it was in.
       this.stop();
-      return { ok: false, error: AUTH_MESSAGES.invalidCredentials };
+      return { ok: false, error: admission.error };
     }
-    const room = userRoom(access!.userId);
+    const room = admission.room;
     if (this.room !== room) this.stop();
     this.cancelExpiry?.();
     await this.socket.join(room);
@@ -125,7 +168,7 @@ class HistoryWatch {
     return { ok: true };
   }
 
-  /** Leaves the user room and forgets the expiry. */
+  /** Leaves the room and forgets the expiry. */
   stop(): void {
     this.cancelExpiry?.();
     this.cancelExpiry = null;

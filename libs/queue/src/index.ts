@@ -6,3 +6,6 @@ export * from "./workers";
 export * from "./queue-depth";
 export { Job, Worker, UnrecoverableError } from "bullmq";
 export type { Redis } from "ioredis";
+export * from "./throughput";
+export * from "./queue-board";
+export * from "./queue-keys";

@@ -5,7 +5,17 @@ import { AGGREGATE_QUEUE, voteQueueName } from "@sd/contracts";
 const STATES = ["waiting", "active", "delayed", "failed", "waiting-children"] as const;
 export type QueueCounts = Record<string, Record<(typeof STATES)[number], number>>;
 
-/** Reads job counts of the aggregate queue and each provider's vote queue (for /metrics and /ready). */
+/** What the admin's system health reads about one queue (all measured in Redis, so right across replicas). */
+export interface QueueActivity {
+  /** Live workers consuming the queue (BullMQ's worker list: one Redis client per worker). */
+  workers: number;
+  /** Jobs waiting for a worker. */
+  waiting: number;
+  /** How long the oldest waiting job has waited, in ms at `now`; null with none waiting. */
+  oldestWaitingMs: number | null;
+}
+
+/** Reads job counts of the aggregate queue and each provider's vote queue (for /metrics, /ready and system health). */
 export class QueueInspector {
   private readonly queues: Queue[];
 
@@ -18,6 +28,23 @@ export class QueueInspector {
       this.queues.map(async (queue) => [queue.name, await queue.getJobCounts(...STATES)] as const),
     );
     return Object.fromEntries(entries) as QueueCounts;
+  }
+
+  /** Per queue name: its live workers, waiting jobs and the age of the oldest waiting one. */
+  async activity(now: number = Date.now()): Promise<Record<string, QueueActivity>> {
+    const entries = await Promise.all(
+      this.queues.map(async (queue) => {
+        const [workers, waiting, [oldest]] = await Promise.all([
+          queue.getWorkersCount(),
+          queue.getWaitingCount(),
+          // Ascending: the job that has waited longest comes first.
+          queue.getJobs(["waiting"], 0, 0, true),
+        ]);
+        const oldestWaitingMs = oldest ? Math.max(0, now - oldest.timestamp) : null;
+        return [queue.name, { workers, waiting, oldestWaitingMs }] as const;
+      }),
+    );
+    return Object.fromEntries(entries);
   }
 
   async close(): Promise<void> {

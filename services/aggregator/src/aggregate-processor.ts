@@ -1,6 +1,6 @@
 import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
 import { finalEvent, historyDecisionEvent, type LiveEvents } from "@sd/live";
-import type { ImageStash, Job } from "@sd/queue";
+import type { ImageStash, Job, ThroughputRecorder } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { decisionsTotal, type Logger } from "@sd/telemetry";
 import { buildDecisionRecord, collectVotes } from "./decision-record";
@@ -14,6 +14,8 @@ export interface AggregateDeps {
   store: Store;
   images: ImageStash;
   live: LiveEvents;
+  /** The live throughput figures: a written decision is finished and no longer in flight. */
+  throughput: ThroughputRecorder;
   names: ProviderNames;
   logger: Logger;
 }
@@ -27,7 +29,7 @@ export interface AggregateDeps {
  * key's id and its cost; what the key has cost is summed from those decisions when asked
  * (`DecisionRepository.costByApiKey`), so no second write is needed and none can be lost or doubled.
  */
-export function createAggregateProcessor({ store, images, live, names, logger }: AggregateDeps) {
+export function createAggregateProcessor({ store, images, live, throughput, names, logger }: AggregateDeps) {
   /** The decision's image assets; idempotent per decision and label, so a rerun gets the same ids. */
   const saveImageAssets = async (data: AggregateJob, userId: string): Promise<string[]> => {
     if (data.images.length === 0) return [];
@@ -61,6 +63,8 @@ export function createAggregateProcessor({ store, images, live, names, logger }:
     await images.delete(data.images);
     const response = toDecisionResponse(stored);
     if (inserted) decisionsTotal.inc({ outcome: stored.final_decision === null ? "no_decision" : "decided" });
+    // Counted once: a rerun of an already written decision only clears it from the in-flight set.
+    await throughput.decisionEnded(stored.id, inserted);
     if (data.request_id) live.final(finalEvent(data.request_id, response));
     if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
     logger.info(

@@ -1,7 +1,7 @@
 import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse, type ProviderConfig } from "@sd/contracts";
 import type { AggregatorEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
-import { ImageStash, createRedis, createWorker } from "@sd/queue";
+import { ImageStash, ThroughputRecorder, createRedis, createWorker } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
@@ -25,9 +25,19 @@ export async function startAggregator(
     label: (p) => known.get(p)?.label ?? p,
     model: (p) => known.get(p)?.model ?? p,
   };
+  const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, undefined, (error) =>
+    logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
+  );
   const worker = createWorker<AggregateJob, DecisionResponse>(
     AGGREGATE_QUEUE,
-    createAggregateProcessor({ store, images: new ImageStash(connection, env.QUEUE_PREFIX), live: new LiveEvents(connection, env.QUEUE_PREFIX), names, logger }),
+    createAggregateProcessor({
+      store,
+      images: new ImageStash(connection, env.QUEUE_PREFIX),
+      live: new LiveEvents(connection, env.QUEUE_PREFIX),
+      throughput,
+      names,
+      logger,
+    }),
     { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS },
   );
   worker.on("error", (error) => logger.error({ err: error }, "aggregator error"));

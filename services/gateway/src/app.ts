@@ -1,6 +1,5 @@
 import cors from "cors";
 import express, { type Express } from "express";
-import helmet from "helmet";
 import type { GatewayEnv } from "@sd/config";
 import type { ProviderConfig } from "@sd/contracts";
 import type { ModelProvider } from "@sd/providers";
@@ -14,6 +13,7 @@ import { errorHandler, HttpError } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
 import { httpMetrics, requestLogging } from "./http/observability";
 import { perIpRateLimit } from "./http/rate-limit";
+import { securityHeaders } from "./http/security-headers";
 import { decisionHistoryRoutes } from "./routes/decision-history";
 import { decisionRoutes } from "./routes/decisions";
 import { healthRoutes } from "./routes/health";
@@ -25,6 +25,8 @@ import { suggestionRoutes } from "./routes/suggestions";
 import { webAppRoutes } from "./routes/web-app";
 import { v1Routes } from "./routes/v1";
 import { openApiRoutes } from "./openapi";
+import { adminRoutes } from "./admin";
+import type { QueueView } from "./admin-queues";
 
 export interface AppDeps {
   env: GatewayEnv;
@@ -38,18 +40,16 @@ export interface AppDeps {
   mailer: Mailer;
   auth: Auth;
   apiKeys: ApiKeys;
+  /** Bull Board at /admin/queues and the route minting its session. */
+  queueView: QueueView;
   ready: () => Promise<void>;
 }
 
-export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, auth, apiKeys, ready }: AppDeps): Express {
+export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, auth, apiKeys, queueView, ready }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
-  app.use(
-    helmet({
-      contentSecurityPolicy: { directives: { "img-src": ["'self'", "data:", "blob:"] } },
-    }),
-  );
+  app.use(securityHeaders());
   if (env.CORS_ORIGINS.length > 0) app.use(cors({ origin: env.CORS_ORIGINS }));
   app.use(healthRoutes(ready, queues));
   app.use(requestLogging(logger), httpMetrics());
@@ -68,6 +68,8 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
     waitlistRoutes(store, formLimit),
     jobApplicationRoutes(store, mailer, env, formLimit, logger),
     apiKeys.routes,
+    adminRoutes({ store, redis, queues, providers: env.PROVIDERS, requireUser: auth.requireUser, isAdmin: auth.isAdmin }),
+    queueView.sessionRoutes,
   );
   // The public REST API and the external history path, with SD-API-KEY instead of a bearer token:
   // the history list is the web app's handler behind the key check.
@@ -76,7 +78,10 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   app.get("/decision-history", keyHistory);
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(openApiRoutes());
+  app.use(queueView.board);
   app.use(webAppRoutes(env.WEB_DIST));
+  // Whatever no route and no page answered (another method, or no built web app): a JSON 404.
+  app.use((_req, _res, next) => next(new HttpError(404, "Not found")));
   // Image-asset failures have their own shape (specification section 8), even for body and auth errors.
   app.use("/api/image-assets", imageAssetFailures(logger));
   app.use(errorHandler(logger));

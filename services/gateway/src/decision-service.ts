@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DEFAULT_ENSEMBLE_MODE, type DecisionRequest, type DecisionResponse, type ProviderId } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
+import { DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis, type ThroughputRecorder } from "@sd/queue";
 import { HttpError } from "./http/errors";
 
 export interface Requester {
@@ -15,6 +15,8 @@ export interface DecisionServiceDeps {
   flow: DecisionFlow;
   images: ImageStash;
   live: LiveEvents;
+  /** The live throughput figures: decisions in flight from enqueue until the aggregator writes them. */
+  throughput: ThroughputRecorder;
   redis: Redis;
   providers: readonly ProviderId[];
   /** How long the HTTP request waits for the result (DECISION_TIMEOUT_MS). */
@@ -43,13 +45,15 @@ export class DecisionService {
    * fix the id beforehand (an idempotency record names it before the decision exists).
    */
   async submit(request: DecisionRequest, requester: Requester, decisionId: string = randomUUID()): Promise<string> {
-    const { flow, images, live, providers } = this.deps;
+    const { flow, images, live, throughput, providers } = this.deps;
     const decision_id = decisionId;
     const request_id = request.request_id ?? null;
     if (request_id !== null) await this.claimRequestId(request_id, decision_id);
 
     const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
     if (request_id !== null) for (const provider of providers) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
+    // Before the enqueue, so the aggregator's removal can never come first.
+    await throughput.decisionStarted(decision_id);
     try {
       await flow.enqueue({
         decision_id,
@@ -69,6 +73,7 @@ export class DecisionService {
     } catch (error) {
       // Nothing will read them: do not leave up to 30 MB in Redis until they expire.
       await images.delete(imageRefs).catch(() => undefined);
+      await throughput.decisionEnded(decision_id, false);
       throw error;
     }
     return decision_id;

@@ -4,10 +4,19 @@ import { ConfigError, type GatewayEnv } from "@sd/config";
 import type { ProviderConfig } from "@sd/contracts";
 import { LiveEvents, attachLiveSocket } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { AGGREGATE_RETRY_WINDOW_MS, DecisionFlow, ImageStash, QueueInspector, createRedis } from "@sd/queue";
+import {
+  AGGREGATE_RETRY_WINDOW_MS,
+  DecisionFlow,
+  ImageStash,
+  QueueInspector,
+  ThroughputReader,
+  ThroughputRecorder,
+  createRedis,
+} from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createApiKeys } from "./api-keys";
+import { queueView as createQueueView } from "./admin-queues";
 import { createApp } from "./app";
 import { createAuth, resolveJwtSecret } from "./auth";
 import { resolveApiKeyEncryptionKey } from "./auth/secrets";
@@ -46,10 +55,17 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   await flow.ready();
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
+  // A decision still in flight after this long was lost (a crash between enqueue and write): past
+  // the HTTP wait and the aggregator's retries, with room for votes retried after the wait ended.
+  const inFlightHorizonMs = Math.max(10 * 60_000, 2 * (env.DECISION_TIMEOUT_MS + AGGREGATE_RETRY_WINDOW_MS));
+  const throughputReader = new ThroughputReader(redis, env.QUEUE_PREFIX, env.PROVIDERS, inFlightHorizonMs);
   const decisions = new DecisionService({
     flow,
     images: new ImageStash(redis, env.QUEUE_PREFIX),
     live: new LiveEvents(redis, env.QUEUE_PREFIX),
+    throughput: new ThroughputRecorder(redis, env.QUEUE_PREFIX, inFlightHorizonMs, (error) =>
+      logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
+    ),
     redis,
     providers: env.PROVIDERS,
     timeoutMs: env.DECISION_TIMEOUT_MS,
@@ -66,6 +82,16 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     requireUser: auth.requireUser,
     perUserLimit: auth.perUserLimit,
   });
+  const queueView = createQueueView({
+    redis,
+    prefix: env.QUEUE_PREFIX,
+    providers: env.PROVIDERS,
+    jwtSecret,
+    requireUser: auth.requireUser,
+    isAdmin: (email) => auth.isAdmin(email),
+    // The queue view re-checks the sign-in session on every request.
+    sessionEnded: (sessionId) => auth.isSessionEnded(sessionId),
+  });
   const app = createApp({
     env,
     logger,
@@ -77,6 +103,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     mailer,
     auth,
     apiKeys,
+    queueView,
     queues,
     ready: async () => {
       await Promise.all([redis.ping(), store.ping()]);
@@ -88,6 +115,11 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     prefix: env.QUEUE_PREFIX,
     corsOrigins: env.CORS_ORIGINS,
     verifyAccessToken: (token) => auth.verifyAccessToken(token),
+    admin: {
+      isAdmin: (email) => auth.isAdmin(email),
+      throughput: () => throughputReader.read(),
+      onError: (error) => logger.warn({ err: error }, "could not read the live throughput figures"),
+    },
   });
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -100,7 +132,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     url,
     async close() {
       await live.close();
-      await Promise.all([flow.close(), queues.close()]);
+      await Promise.all([flow.close(), queues.close(), throughputReader.close(), queueView.close()]);
       redis.disconnect();
     },
   };

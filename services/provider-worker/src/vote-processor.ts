@@ -2,7 +2,7 @@ import { VoteJobSchema, type TokenUsage, type Vote, type VoteJob } from "@sd/con
 import { costUsd } from "@sd/config";
 import { voteProgress, type LiveEvents } from "@sd/live";
 import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd/providers";
-import { ImageExpiredError, type ImageStash, type Job } from "@sd/queue";
+import { ImageExpiredError, type ImageStash, type Job, type ThroughputRecorder } from "@sd/queue";
 import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
 
 /**
@@ -15,8 +15,16 @@ import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
  * Each vote carries the tokens its call used and their price (see `costUsd`). An answer that
  * could not be used was still billed, so its error vote carries them too; the failures BullMQ
  * retries (429, 5xx, timeouts) got no answer, so no attempt before the last has tokens to add.
+ *
+ * Each final vote's latency and outcome go to the live throughput figures (the admin room).
  */
-export function createVoteProcessor(provider: ModelProvider, images: ImageStash, live: LiveEvents, logger: Logger) {
+export function createVoteProcessor(
+  provider: ModelProvider,
+  images: ImageStash,
+  live: LiveEvents,
+  throughput: ThroughputRecorder,
+  logger: Logger,
+) {
   const { id, weight } = provider.config;
   return async (job: Job<VoteJob, Vote>): Promise<Vote> => {
     const data = VoteJobSchema.parse(job.data);
@@ -82,6 +90,7 @@ export function createVoteProcessor(provider: ModelProvider, images: ImageStash,
       },
     );
     if (data.request_id) live.modelProgress(voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote));
+    await throughput.voteFinished(id, `${job.id ?? data.decision_id}:${attempt}`, vote.latency_ms, vote.status === "success");
     return vote;
   };
 }

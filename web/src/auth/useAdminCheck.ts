@@ -4,6 +4,8 @@ import { useAuthorization, useSession } from "./session-context";
 
 export interface AdminCheck {
   isAdmin: boolean;
+  /** The check is still being asked (the answer is not known yet). */
+  pending: boolean;
   /** Why the check failed (is_admin is then false). */
   error: string | null;
 }
@@ -23,7 +25,8 @@ export function useAdminCheck(): AdminCheck {
     retry: false,
     gcTime: 0,
   });
-  if (userId === null) return { isAdmin: false, error: null };
-  if (query.error) return { isAdmin: false, error: query.error.message };
-  return { isAdmin: query.data?.is_admin ?? false, error: query.data?.error ?? null };
+  if (userId === null) return { isAdmin: false, pending: false, error: null };
+  if (query.isPending) return { isAdmin: false, pending: true, error: null };
+  if (query.error) return { isAdmin: false, pending: false, error: query.error.message };
+  return { isAdmin: query.data.is_admin, pending: false, error: query.data.error ?? null };
 }

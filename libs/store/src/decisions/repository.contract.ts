@@ -444,5 +444,101 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
         expect(await decisions.findById(base.id)).toEqual(base);
       });
     });
+
+    describe("admin statistics (the same pipelines on every driver)", () => {
+      const NOW = new Date("2025-03-10T12:00:00.000Z");
+      const ago = (ms: number) => new Date(NOW.getTime() - ms);
+      const MIN = 60_000;
+      const H = 60 * MIN;
+      const D = 24 * H;
+      const user = (id: string) => ({ user_id: id, user_email: `${id}@example.com`, is_authenticated: true });
+      const anonymous = { user_id: null, user_email: null, is_authenticated: false };
+
+      beforeEach(async () => {
+        const seed = [
+          sampleDecision({ id: "d1", ...user("ann"), timestamp: ago(5 * MIN), final_decision: "Go", processing_time_ms: 1000, user_ip: "10.0.0.1" }),
+          sampleDecision({ id: "d2", ...user("ann"), timestamp: ago(3 * H), final_decision: "Go", processing_time_ms: 2000, user_ip: "10.0.0.1", error_details: { claude: "timeout" } }),
+          sampleDecision({ id: "d3", ...user("ben"), timestamp: ago(D - MIN), final_decision: "Rust", processing_time_ms: 3001, user_ip: "10.0.0.2" }),
+          sampleDecision({ id: "d4", ...anonymous, timestamp: ago(D + MIN), final_decision: null, processing_time_ms: 400, user_ip: "192.0.2.1", error_details: { openai: "x", gemini: "y" } }),
+          sampleDecision({ id: "d5", ...anonymous, timestamp: ago(2 * D), final_decision: "Zig", processing_time_ms: 500, user_ip: "192.0.2.1" }),
+          sampleDecision({ id: "d6", ...user("cy"), timestamp: ago(10 * D), final_decision: "Go", processing_time_ms: 600, user_ip: "10.0.0.3" }),
+          sampleDecision({ id: "d7", ...user("cy"), timestamp: ago(31 * D), final_decision: "Go", processing_time_ms: 700, user_ip: "10.0.0.3" }),
+          sampleDecision({ id: "d8", ...user("cy"), timestamp: new Date(NOW.getTime() + MIN), final_decision: "Go", user_ip: "10.0.0.3" }),
+        ];
+        for (const decision of seed) await decisions.insertOnce(decision);
+      });
+
+      it("computes the usage stats of each period with its boundaries", async () => {
+        const day = await decisions.usageStats({ period: "day", now: NOW });
+        expect(day).toEqual({
+          period: "day",
+          summary: {
+            total_decisions: 3,
+            recent_activity: 1,
+            decisions_with_errors: 1,
+            decisions_with_results: 2,
+            error_rate_percentage: 33.33,
+            unique_authenticated_users: 2,
+            unique_ips: 2,
+            authenticated_decisions: 3,
+            anonymous_decisions: 0,
+          },
+          performance: { avg_processing_time_ms: 2000.33, total_processing_time_seconds: 6 },
+          categories: { top_categories: [{ category: "Go", count: 2 }, { category: "Rust", count: 1 }] },
+          trends: {
+            daily_usage: [
+              { date: "2025-03-04", count: 0 },
+              { date: "2025-03-05", count: 0 },
+              { date: "2025-03-06", count: 0 },
+              { date: "2025-03-07", count: 0 },
+              { date: "2025-03-08", count: 1 },
+              { date: "2025-03-09", count: 2 },
+              { date: "2025-03-10", count: 2 },
+            ],
+          },
+          active_users: [
+            { user_id: "ann", display_name: "ann", is_authenticated: true, decision_count: 2 },
+            { user_id: "ben", display_name: "ben", is_authenticated: true, decision_count: 1 },
+          ],
+          active_ips: [],
+        });
+        const week = await decisions.usageStats({ period: "week", now: NOW });
+        expect(week.summary).toMatchObject({ total_decisions: 5, decisions_with_errors: 2, decisions_with_results: 3, error_rate_percentage: 40, unique_ips: 3, anonymous_decisions: 2 });
+        expect(week.active_users.map((u) => [u.user_id, u.decision_count])).toEqual([["ann", 2], ["anonymous", 2], ["ben", 1]]);
+        expect(week.active_ips).toEqual([{ ip: "192.0.2.1", count: 2 }]);
+        const month = await decisions.usageStats({ period: "month", now: NOW });
+        expect(month.summary.total_decisions).toBe(6);
+        expect(month.categories.top_categories).toEqual([{ category: "Go", count: 3 }, { category: "Rust", count: 1 }, { category: "Zig", count: 1 }]);
+      });
+
+      it("lists recent decisions newest first and measures the health figures", async () => {
+        const recent = await decisions.recentDecisions({ period: "week", now: NOW });
+        expect(recent.map((d) => d.id)).toEqual(["d1", "d2", "d3", "d4", "d5"]);
+        expect(recent[3]).toEqual({
+          id: "d4",
+          question: "Which language should we use?",
+          timestamp: ago(D + MIN).toISOString(),
+          user_email: null,
+          user_ip: "192.0.2.1",
+          ensemble_mode: "majority_voting",
+          processing_time_ms: 400,
+          categories: ["TypeScript", "Go"],
+          final_decision: null,
+          error_details: { openai: "x", gemini: "y" },
+        });
+        expect(await decisions.healthFigures({ period: "day", now: NOW })).toEqual({
+          decisions_in_period: 3,
+          decisions_last_hour: 1,
+          decisions_with_errors: 1,
+          avg_processing_time_ms: 2000.33,
+        });
+        expect(await decisions.healthFigures({ period: "month", now: ago(100 * D) })).toEqual({
+          decisions_in_period: 0,
+          decisions_last_hour: 0,
+          decisions_with_errors: 0,
+          avg_processing_time_ms: 0,
+        });
+      });
+    });
   });
 }

@@ -1,6 +1,16 @@
-import type { StoredDecision } from "@sd/contracts";
+import type { RecentDecision, StoredDecision, UsageStats } from "@sd/contracts";
 import type { Collection, Pipeline } from "../collection";
 import { isDuplicateKeyError } from "../errors";
+import {
+  healthFiguresPipeline,
+  recentDecisionsPipeline,
+  toHealthFigures,
+  toRecentDecision,
+  toUsageStats,
+  usageStatsPipeline,
+  type HealthFigures,
+  type StatsWindow,
+} from "./admin-stats";
 import { assertPaging, decisionListFilter, NEWEST_FIRST, type DecisionListQuery } from "./list-query";
 import { fromDecisionDocument, toDecisionDocument } from "./mapping";
 import type { DecisionDocument } from "./schema";
@@ -55,6 +65,12 @@ export interface DecisionRepository {
    * Rejects with `DecisionNotFoundError` when no decision has that id.
    */
   applyLateVote(id: string, provider: string, fields: LateVoteFields): Promise<void>;
+  /** The admin usage stats of a period (definitions in `admin-stats.ts`), in one aggregation. */
+  usageStats(window: StatsWindow): Promise<UsageStats>;
+  /** The period's decisions for Recent Activity: newest first, at most 100. */
+  recentDecisions(window: StatsWindow): Promise<RecentDecision[]>;
+  /** The period's figures system health is judged on, in one aggregation. */
+  healthFigures(window: StatsWindow): Promise<HealthFigures>;
 }
 
 export class DecisionNotFoundError extends Error {
@@ -145,6 +161,21 @@ export function createDecisionRepository(decisions: Collection<DecisionDocument>
       else set[`error_details.${provider}`] = fields.error;
       const result = await decisions.updateOne({ _id: id }, update);
       if (result.matchedCount === 0) throw new DecisionNotFoundError(id);
+    },
+
+    async usageStats(window) {
+      const [facets] = await decisions.aggregate<Parameters<typeof toUsageStats>[1] & object>(usageStatsPipeline(window));
+      return toUsageStats(window, facets);
+    },
+
+    async recentDecisions(window) {
+      const rows = await decisions.aggregate<Parameters<typeof toRecentDecision>[0]>(recentDecisionsPipeline(window));
+      return rows.map(toRecentDecision);
+    },
+
+    async healthFigures(window) {
+      const [row] = await decisions.aggregate<Parameters<typeof toHealthFigures>[0] & object>(healthFiguresPipeline(window));
+      return toHealthFigures(row);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler, Router } from "express";
-import type { GatewayEnv } from "@sd/config";
+import { publicUrlOf, type GatewayEnv } from "@sd/config";
 import type { Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
@@ -17,13 +17,12 @@ export { currentUser, signedInUser, type BearerAuth, type VerifiedAccess } from 
 export { ACCESS_TOKEN_AUDIENCE, ACCESS_TOKEN_ISSUER } from "./tokens";
 export { resolveJwtSecret } from "./secrets";
 
-/** Base URL of links and redirects when PUBLIC_URL is unset. */
-export const DEFAULT_PUBLIC_URL = "http://127.0.0.1:3000";
-
 export interface Auth extends BearerAuth {
   routes: Router;
   /** Server-side admin role: the email is in ADMIN_EMAILS. */
   isAdmin(email: string): boolean;
+  /** True once the session (refresh family) was signed out or revoked. */
+  isSessionEnded(sessionId: string): Promise<boolean>;
   /** RATE_LIMIT_PER_MINUTE per signed-in user (after `requireUser`). */
   perUserLimit: RequestHandler;
 }
@@ -41,7 +40,8 @@ export interface AuthDeps {
 /** Accounts: sign-in (magic link, Google), sessions, bearer middleware and the admin role. */
 export function createAuth({ env, store, redis, mailer, logger, jwtSecret }: AuthDeps): Auth {
   const log = logger.child({ component: "auth" });
-  const publicUrl = env.PUBLIC_URL ?? DEFAULT_PUBLIC_URL;
+  // Unset, links point where this gateway listens (PORT), which is right on the machine itself.
+  const publicUrl = publicUrlOf(env);
   if (!env.PUBLIC_URL && env.NODE_ENV === "production") {
     log.warn({ publicUrl }, "PUBLIC_URL is unset: sign-in links and the Google redirect point at the default");
   }
@@ -86,5 +86,5 @@ export function createAuth({ env, store, redis, mailer, logger, jwtSecret }: Aut
     (_req, res) => currentUser(res)?.userId ?? "anonymous",
     "Too many requests. Please wait a minute and try again.",
   );
-  return { ...bearer, routes, isAdmin, perUserLimit };
+  return { ...bearer, routes, isAdmin, perUserLimit, isSessionEnded: (sessionId) => sessions.isEnded(sessionId) };
 }

@@ -1,8 +1,13 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import express, { Router } from "express";
+import { isClientRoute } from "@sd/contracts";
 
-/** Serves the built React app, with index.html for every client route (SPA fallback). */
+/**
+ * Serves the built React app: index.html for every client route (SPA fallback) with 200, and for
+ * any other GET the same index.html — whose router renders the not-found page — with 404, so a
+ * mistyped link, a missing asset or a monitor sees a real "not found".
+ */
 export function webAppRoutes(distDir: string): Router {
   const router = Router();
   const root = resolve(distDir);
@@ -14,8 +19,8 @@ export function webAppRoutes(distDir: string): Router {
     return router;
   }
   router.use(express.static(root, { index: false, maxAge: "1h" }));
-  router.get(/^\/(?!api\/|v1\/|socket\.io\/).*/, (_req, res) => {
-    res.sendFile(index);
+  router.get(/^\/(?!api\/|v1\/|socket\.io\/).*/, (req, res) => {
+    res.status(isClientRoute(req.path) ? 200 : 404).sendFile(index);
   });
   return router;
 }

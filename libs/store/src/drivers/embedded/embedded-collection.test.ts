@@ -5,7 +5,10 @@ import { defineCollection } from "../../collection-spec";
 import { DocumentTooLargeError, isDuplicateKeyError } from "../../errors";
 import { makeTempDir } from "../../testing/temp-dir";
 import { readFile } from "node:fs/promises";
+import { aggregate } from "mingo";
+import { compilePipeline } from "./compiled-pipeline";
 import { EmbeddedCollection, journalPath } from "./embedded-collection";
+import { MINGO_OPTIONS } from "./mingo-options";
 
 interface Account extends BaseDocument {
   email: string;
@@ -133,6 +136,24 @@ describe("EmbeddedCollection", () => {
     const totals = await collection.aggregate([{ $group: { _id: "$team", visits: { $sum: "$visits" } } }, { $sort: { _id: 1 } }]);
     expect(totals).toEqual([{ _id: "blue", visits: 1 }, { _id: "red", visits: 5 }]);
     await expect(collection.find({ $where: "true" })).rejects.toThrow(/scriptEnabled/);
+  });
+
+  it("runs a pipeline outside the compiled subset with mingo, with mingo's answer", async () => {
+    for (const [id, team, visits, tags] of [["a", "red", 3, ["x", "y"]], ["b", "blue", 1, ["y"]], ["c", "red", 2, []]] as const) {
+      await collection.insertOne(account(id, { team, visits, tags: [...tags] }));
+    }
+    // $unwind and $push are outside the compiled subset: compilePipeline gives null, mingo runs it.
+    const pipeline = [{ $unwind: "$tags" }, { $group: { _id: "$tags", ids: { $push: "$_id" }, visits: { $sum: "$visits" } } }, { $sort: { _id: 1 } }];
+    expect(compilePipeline(pipeline)).toBeNull();
+    const all = await collection.find({}, { sort: { _id: 1 } });
+    const expected = structuredClone(aggregate(all, pipeline, MINGO_OPTIONS));
+    expect(expected).toEqual([{ _id: "x", ids: ["a"], visits: 3 }, { _id: "y", ids: ["a", "b"], visits: 4 }]);
+    expect(await collection.aggregate(pipeline)).toStrictEqual(expected);
+    // Compilable, but an array field in a $match stops the compiled run mid-way: mingo reruns it all.
+    const elementWise = [{ $match: { tags: "y" } }, { $sort: { visits: -1 } }, { $limit: 5 }, { $project: { _id: 1, visits: 1 } }];
+    expect(compilePipeline(elementWise)).not.toBeNull();
+    expect(await collection.aggregate(elementWise)).toStrictEqual(structuredClone(aggregate(all, elementWise, MINGO_OPTIONS)));
+    expect(await collection.aggregate(elementWise)).toEqual([{ _id: "a", visits: 3 }, { _id: "b", visits: 1 }]);
   });
 
   it("replays updates and deletes after reopening", async () => {

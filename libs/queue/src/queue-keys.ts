@@ -1,0 +1,10 @@
+import { QueueKeys } from "bullmq";
+
+/**
+ * The Redis list of a queue's waiting jobs (`<prefix>:<queue>:wait` today), as BullMQ names it:
+ * what an external autoscaler (KEDA's redis trigger) measures, so the manifests can be checked
+ * against the real key instead of a copy of BullMQ's layout.
+ */
+export function waitingJobsKey(prefix: string, queueName: string): string {
+  return new QueueKeys(prefix).getKeys(queueName).wait!;
+}

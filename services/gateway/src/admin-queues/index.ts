@@ -1,0 +1,153 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { ExpressAdapter } from "@bull-board/express";
+import { Router, type Request, type RequestHandler } from "express";
+import jwt from "jsonwebtoken";
+import { ADMIN_MESSAGES, type QueuesSessionResponseSchema } from "@sd/contracts";
+import { attachQueueBoard, type Redis } from "@sd/queue";
+import type { z } from "zod";
+import { requireAdmin } from "../admin";
+import { ACCESS_TOKEN_ISSUER, signedInUser } from "../auth";
+import { unauthorized } from "../auth/middleware";
+import { HttpError } from "../http/errors";
+
+/** Where the queue view is mounted, and the only path its session cookie is sent to. */
+export const QUEUES_PATH = "/admin/queues";
+export const QUEUES_COOKIE = "sd_queues_session";
+/** The queue view's session lasts at most this long (and never longer than the access token it was minted from). */
+export const QUEUES_SESSION_SECONDS = 10 * 60;
+/** Its own audience: a queue session is no access token, and an access token is no queue session. */
+const QUEUES_AUDIENCE = "smart-decision-queues";
+
+/**
+ * The board's own Content-Security-Policy: its scripts, styles and images from this origin only
+ * (served from node_modules, no CDN), the inline styles its loading screen and components use,
+ * the `<base href>` its template sets, and API calls to this origin.
+ */
+export const QUEUES_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+export interface QueueViewDeps {
+  redis: Redis;
+  prefix: string;
+  providers: readonly string[];
+  jwtSecret: string;
+  requireUser: RequestHandler;
+  isAdmin(email: string): boolean;
+  /** True when the sign-in session the queue session came from was ended (sign-out, stolen refresh token). */
+  sessionEnded(sessionId: string): Promise<boolean>;
+}
+
+export interface QueueView {
+  /** POST /api/admin/queues-session, to mount under /api. */
+  sessionRoutes: Router;
+  /** The board at /admin/queues, behind the session cookie. */
+  board: Router;
+  close(): Promise<void>;
+}
+
+interface QueueSessionClaims {
+  userId: string;
+  email: string;
+  sessionId: string;
+}
+
+/**
+ * Bull Board for operators. The web app holds a bearer token, which a page navigation cannot
+ * send, so an admin's token is exchanged (POST /api/admin/queues-session) for a short-lived,
+ * HttpOnly, SameSite=Strict cookie scoped to /admin/queues, holding a JWT with its own audience.
+ * Every board request re-checks the cookie, the sign-in session and the admin role.
+ */
+export function queueView(deps: QueueViewDeps): QueueView {
+  const server = new ExpressAdapter();
+  server.setBasePath(QUEUES_PATH);
+  const queues = attachQueueBoard(server, deps.redis, deps.prefix, deps.providers);
+  server.setViewsPath(localTemplateDir());
+
+  const sessionRoutes = Router();
+  sessionRoutes.post("/admin/queues-session", deps.requireUser, requireAdmin(deps.isAdmin), (req, res) => {
+    const user = signedInUser(res);
+    const accessExpiry = accessTokenExpiry(req);
+    const remaining = accessExpiry === null ? QUEUES_SESSION_SECONDS : Math.floor(accessExpiry - Date.now() / 1000);
+    const expiresIn = Math.max(1, Math.min(QUEUES_SESSION_SECONDS, remaining));
+    const token = jwt.sign({ email: user.email, sid: user.sessionId }, deps.jwtSecret, {
+      algorithm: "HS256",
+      expiresIn,
+      issuer: ACCESS_TOKEN_ISSUER,
+      audience: QUEUES_AUDIENCE,
+      subject: user.userId,
+    });
+    res.cookie(QUEUES_COOKIE, token, {
+      httpOnly: true,
+      sameSite: "strict",
+      secure: req.secure,
+      path: QUEUES_PATH,
+      maxAge: expiresIn * 1000,
+    });
+    res.json({ url: `${QUEUES_PATH}/`, expires_in: expiresIn } satisfies z.infer<typeof QueuesSessionResponseSchema>);
+  });
+
+  const guard: RequestHandler = async (req, res, next) => {
+    const claims = verifySession(cookieValue(req, QUEUES_COOKIE), deps.jwtSecret);
+    if (!claims || (await deps.sessionEnded(claims.sessionId))) throw unauthorized();
+    if (!deps.isAdmin(claims.email)) throw new HttpError(403, ADMIN_MESSAGES.forbidden);
+    // Replaces the site-wide policy for the board's responses only.
+    res.setHeader("Content-Security-Policy", QUEUES_CSP);
+    res.setHeader("Cache-Control", "no-store");
+    next();
+  };
+  const board = Router();
+  board.use(QUEUES_PATH, guard, server.getRouter() as RequestHandler);
+  return { sessionRoutes, board, close: () => queues.close() };
+}
+
+/** The `exp` of the request's bearer token (already verified by requireUser), in seconds. */
+function accessTokenExpiry(req: Request): number | null {
+  const token = /^Bearer[ ]+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
+  const decoded = token ? jwt.decode(token) : null;
+  return decoded !== null && typeof decoded === "object" && typeof decoded.exp === "number" ? decoded.exp : null;
+}
+
+function cookieValue(req: Request, name: string): string | null {
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const separator = part.indexOf("=");
+    if (separator > 0 && part.slice(0, separator).trim() === name) return decodeURIComponent(part.slice(separator + 1).trim());
+  }
+  return null;
+}
+
+function verifySession(token: string | null, secret: string): QueueSessionClaims | null {
+  if (!token) return null;
+  try {
+    const payload = jwt.verify(token, secret, { algorithms: ["HS256"], issuer: ACCESS_TOKEN_ISSUER, audience: QUEUES_AUDIENCE });
+    if (typeof payload !== "object") return null;
+    const { sub, email, sid } = payload as jwt.JwtPayload & { email?: unknown; sid?: unknown };
+    if (typeof sub !== "string" || typeof email !== "string" || typeof sid !== "string") return null;
+    return { userId: sub, email, sessionId: sid };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Bull Board's page template without its Google Fonts stylesheet: every asset of the queue view
+ * comes from this server (the board falls back to the system fonts).
+ */
+function localTemplateDir(): string {
+  const uiDist = join(dirname(createRequire(import.meta.url).resolve("@bull-board/ui/package.json")), "dist");
+  const template = readFileSync(join(uiDist, "index.ejs"), "utf8").replace(/<link[^>]+fonts\.googleapis\.com[^>]*>/g, "");
+  const dir = mkdtempSync(join(tmpdir(), "sd-queue-board-"));
+  writeFileSync(join(dir, "index.ejs"), template);
+  return dir;
+}

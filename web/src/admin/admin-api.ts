@@ -1,0 +1,44 @@
+import {
+  QueuesSessionResponseSchema,
+  RecentDecisionsResponseSchema,
+  SystemHealthSchema,
+  UsageStatsResponseSchema,
+  type AdminPeriod,
+  type RecentDecision,
+  type SystemHealth,
+  type UsageStats,
+} from "@sd/contracts";
+import { authorizedRequest, type AuthorizationSource } from "../api/authorized";
+import { ApiError } from "../api/client";
+
+/**
+ * The admin dashboard's calls (specification section 7, "Admin", plus the queue-view session), all
+ * as the signed-in user, every answer parsed with the shared contract schemas.
+ */
+
+/** TanStack Query keys of the admin page; each holds the user id, so another user never sees them. */
+export const adminKeys = {
+  all: (userId: string) => ["admin", userId] as const,
+  usageStats: (userId: string, period: AdminPeriod) => ["admin", userId, "usage-stats", period] as const,
+  recentDecisions: (userId: string, period: AdminPeriod) => ["admin", userId, "recent-decisions", period] as const,
+  systemHealth: (userId: string, period: AdminPeriod) => ["admin", userId, "system-health", period] as const,
+};
+
+/** GET /api/admin/usage-stats?period= */
+export const fetchUsageStats = async (period: AdminPeriod, session: AuthorizationSource): Promise<UsageStats> =>
+  (await authorizedRequest("/api/admin/usage-stats", { query: { period }, schema: UsageStatsResponseSchema }, session)).stats;
+
+/** GET /api/admin/recent-decisions?period=: newest first. */
+export const fetchRecentDecisions = async (period: AdminPeriod, session: AuthorizationSource): Promise<RecentDecision[]> =>
+  (await authorizedRequest("/api/admin/recent-decisions", { query: { period }, schema: RecentDecisionsResponseSchema }, session)).decisions;
+
+/** GET /api/admin/system-health?period= */
+export const fetchSystemHealth = (period: AdminPeriod, session: AuthorizationSource): Promise<SystemHealth> =>
+  authorizedRequest("/api/admin/system-health", { query: { period }, schema: SystemHealthSchema }, session);
+
+/** POST /api/admin/queues-session: sets the queue view's short-lived cookie; answers where the view is. */
+export const openQueuesSession = async (session: AuthorizationSource): Promise<string> =>
+  (await authorizedRequest("/api/admin/queues-session", { method: "POST", schema: QueuesSessionResponseSchema }, session)).url;
+
+/** The server refused the signed-in user as an admin (the server, not the client check, has the last word). */
+export const isForbidden = (error: unknown): boolean => error instanceof ApiError && error.status === 403;
