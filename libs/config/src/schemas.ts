@@ -97,6 +97,13 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   /** How long an HTTP decision request waits for its final result. */
   DECISION_TIMEOUT_MS: intFromEnv(90_000, 1000),
   /**
+   * Total time a decision's votes may take, retries and vendors' Retry-After included: a model
+   * still failing then is recorded as an error and the decision is made from the others. Unset
+   * means half of DECISION_TIMEOUT_MS, at most 30 s (see `voteDeadlineMs`); must be below
+   * DECISION_TIMEOUT_MS (the gateway checks at start).
+   */
+  VOTE_DEADLINE_MS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1000).optional()),
+  /**
    * Life of a decision's images in Redis while its votes run (they are stored once there, by
    * reference, and deleted when the decision is written); must cover DECISION_TIMEOUT_MS plus the
    * retries of writing the decision (the gateway checks at start).
@@ -104,6 +111,17 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   IMAGE_TTL_SECONDS: intFromEnv(3600, 1),
   /** Largest JSON body: three 10 MB images in base64 plus the question. */
   BODY_LIMIT_MB: intFromEnv(45, 1),
+  /**
+   * Longest a request may take to arrive, headers and body (not the wait for its answer): 120 s
+   * lets a full 45 MB body through a 3 Mbit/s uplink, and bounds a client that drips bytes just
+   * fast enough to dodge REQUEST_IDLE_TIMEOUT_MS. Past it the request is answered 408 and closed.
+   */
+  REQUEST_TIMEOUT_MS: intFromEnv(120_000, 100),
+  /**
+   * Longest a request's headers or body may stop arriving: a client that declares more than it
+   * sends is answered 408 and closed after this long, while slow but steady uploads continue.
+   */
+  REQUEST_IDLE_TIMEOUT_MS: intFromEnv(20_000, 100),
   /** Comma-separated origins allowed by CORS; empty means same-origin only. */
   CORS_ORIGINS: optionalString.transform((v) => (v ? v.split(",").map((o) => o.trim()) : [])),
   /** Express `trust proxy` hops, so rate limits and user_ip see the client address behind a load balancer. */

@@ -27,6 +27,12 @@ export const VoteJobSchema = z.object({
   question: z.string(),
   categories: z.array(z.string()),
   images: z.array(ImageRefSchema),
+  /**
+   * Epoch ms after which no call is made for this vote (VOTE_DEADLINE_MS after the gateway
+   * accepted the decision): set once per decision, so retries and a restarted worker keep it.
+   * Jobs enqueued before deadlines existed carry none.
+   */
+  vote_deadline_at: z.number().optional(),
 });
 export type VoteJob = z.infer<typeof VoteJobSchema>;
 
@@ -40,6 +46,8 @@ export const AggregateJobSchema = z.object({
   ensemble_mode: z.literal("majority_voting"),
   /** Epoch ms at which the gateway accepted the request. */
   received_at: z.number(),
+  /** Epoch ms by which every vote has answered or is recorded as an error (each vote job carries it). Older flows carry none. */
+  vote_deadline_at: z.number().optional(),
   is_authenticated: z.boolean(),
   user_id: z.string().nullable(),
   user_email: z.string().nullable(),

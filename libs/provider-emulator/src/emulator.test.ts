@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateFromSchema, seededRng, startEmulator } from "./index";
+import { CONTROL_TOKEN_HEADER, generateFromSchema, seededRng, startEmulator } from "./index";
 import { useEmulator } from "./testing";
 
 const emu = useEmulator();
@@ -14,6 +14,15 @@ const voteSchema = {
 
 const post = (path: string, body: unknown): Promise<Response> =>
   fetch(`${emu.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+/** A control request carrying the emulator's token (or any other header set). */
+const control = (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}, url = emu.url): Promise<Response> =>
+  fetch(`${url}${path}`, {
+    method: init.method ?? "GET",
+    headers: { "content-type": "application/json", ...(init.headers ?? { [CONTROL_TOKEN_HEADER]: emu.controlToken }) },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+const postControl = (path: string, body: unknown): Promise<Response> => control(path, { method: "POST", body });
 
 const openaiBody = (question: string, images = 0, model = "gpt-4o") => ({
   model,
@@ -277,24 +286,92 @@ describe("token usage", () => {
 
 describe("HTTP control endpoints", () => {
   it("add rules (one or many), list calls, reset, report health", async () => {
-    expect(await (await post("/_emulator/rules", { respond: { kind: "malformed" }, times: 1 })).json()).toEqual({ added: 1, pending: 1 });
-    const many = await post("/_emulator/rules", [{ respond: { kind: "hang" } }, { match: { vendor: "gemini" }, respond: { kind: "answer" } }]);
+    expect(await (await postControl("/_emulator/rules", { respond: { kind: "malformed" }, times: 1 })).json()).toEqual({ added: 1, pending: 1 });
+    const many = await postControl("/_emulator/rules", [{ respond: { kind: "hang" } }, { match: { vendor: "gemini" }, respond: { kind: "answer" } }]);
     expect(await many.json()).toEqual({ added: 2, pending: 3 });
 
-    const invalid = await post("/_emulator/rules", { respond: { kind: "answer" }, match: { question_contain: "typo" } });
+    const invalid = await postControl("/_emulator/rules", { respond: { kind: "answer" }, match: { question_contain: "typo" } });
     expect(invalid.status).toBe(400);
     expect(((await invalid.json()) as { error: string }).error).toMatch(/question_contain/);
 
     const malformed = (await (await post("/v1/chat/completions", openaiBody("first"))).json()) as { choices: { message: { content: string } }[] };
     expect(() => JSON.parse(malformed.choices[0]!.message.content) as unknown).toThrow();
 
-    const calls = (await (await fetch(`${emu.url}/_emulator/calls`)).json()) as unknown[];
+    const calls = (await (await control("/_emulator/calls")).json()) as unknown[];
     expect(calls).toEqual([{ vendor: "openai", model: "gpt-4o", prompt_text: "first", image_count: 0, at: expect.any(Number) }]);
-    expect(await (await fetch(`${emu.url}/_emulator/health`)).json()).toEqual({ status: "ok", rules: 2, calls: 1 });
+    expect(await (await control("/_emulator/health")).json()).toEqual({ status: "ok", rules: 2, calls: 1 });
 
-    expect((await post("/_emulator/reset", {})).status).toBe(200);
+    expect((await postControl("/_emulator/reset", {})).status).toBe(200);
     expect(emu.calls()).toEqual([]);
     expect(emu.rules()).toEqual([]);
+  });
+
+  it("refuse every request without the control token, and change nothing for it", async () => {
+    emu.addRules({ match: { question_contains: "kept" }, respond: { kind: "answer", category: "Maybe" } });
+    await openaiVote("a question of some user");
+    const routes = [
+      { method: "GET", path: "/_emulator/rules" },
+      { method: "POST", path: "/_emulator/rules", body: { respond: { kind: "error", status: 500 } } },
+      { method: "POST", path: "/_emulator/reset", body: {} },
+      { method: "GET", path: "/_emulator/calls" },
+      { method: "GET", path: "/_emulator/health" },
+    ];
+    const wrongTokens: Record<string, string>[] = [{}, { [CONTROL_TOKEN_HEADER]: "guess" }, { [CONTROL_TOKEN_HEADER]: "" }, { authorization: `Bearer ${emu.controlToken}` }];
+    for (const route of routes) {
+      for (const headers of wrongTokens) {
+        const res = await control(route.path, { method: route.method, body: route.body, headers });
+        expect(res.status, `${route.method} ${route.path} ${JSON.stringify(headers)}`).toBe(401);
+        const text = await res.text();
+        expect(text).not.toContain("a question of some user");
+        expect(text).toContain(CONTROL_TOKEN_HEADER);
+      }
+    }
+    // Nothing was added, reset or read: the rule and the call are still there.
+    expect(emu.rules()).toHaveLength(1);
+    expect(emu.calls()).toHaveLength(1);
+    expect((await openaiVote("kept")).answer!["category"]).toBe("Maybe");
+  });
+
+  it("use a new random token at each start, while the vendor routes keep answering any API key", async () => {
+    const a = await startEmulator();
+    const b = await startEmulator();
+    try {
+      expect(a.controlToken).not.toBe(b.controlToken);
+      expect(a.controlToken.length).toBeGreaterThanOrEqual(32);
+      expect((await control("/_emulator/rules", { headers: { [CONTROL_TOKEN_HEADER]: b.controlToken } }, a.url)).status).toBe(401);
+      expect((await control("/_emulator/rules", { headers: { [CONTROL_TOKEN_HEADER]: a.controlToken } }, a.url)).status).toBe(200);
+      const vendor = await fetch(`${a.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer sk-any-key" },
+        body: JSON.stringify(openaiBody("Tea?")),
+      });
+      expect(vendor.status).toBe(200);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+});
+
+describe("call log", () => {
+  it("is not kept unless the emulator is started with recordCalls (as the test harness does)", async () => {
+    const product = await startEmulator({ controlToken: "product-token-for-this-test" });
+    try {
+      const res = await fetch(`${product.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(openaiBody("a private question")),
+      });
+      expect(res.status).toBe(200);
+      const withToken = { [CONTROL_TOKEN_HEADER]: "product-token-for-this-test" };
+      const calls = await control("/_emulator/calls", { headers: withToken }, product.url);
+      expect(calls.status).toBe(404);
+      expect(await calls.text()).not.toContain("a private question");
+      expect(await (await control("/_emulator/health", { headers: withToken }, product.url)).json()).toEqual({ status: "ok", rules: 0, calls: null });
+      expect(() => product.calls()).toThrow(/recordCalls/);
+      await expect(product.waitForCall(() => true)).rejects.toThrow(/recordCalls/);
+    } finally {
+      await product.close();
+    }
   });
 });
 
@@ -311,7 +388,7 @@ describe("waitForCall", () => {
 
 describe("close", () => {
   it("drops hanging connections instead of waiting for them", async () => {
-    const other = await startEmulator();
+    const other = await startEmulator({ recordCalls: true });
     other.addRules({ respond: { kind: "hang" } });
     const pending = fetch(`${other.url}/v1/chat/completions`, {
       method: "POST",

@@ -1,4 +1,4 @@
-export { startEmulator, emulatorBaseUrl, type Emulator, type EmulatorCall, type EmulatorOptions } from "./server";
+export { startEmulator, emulatorBaseUrl, CONTROL_TOKEN_HEADER, type Emulator, type EmulatorCall, type EmulatorOptions } from "./server";
 export {
   EmulatorRuleSchema,
   EmulatorRulesSchema,

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { z } from "zod";
@@ -15,6 +15,16 @@ export interface EmulatorOptions {
   host?: string;
   /** Delay of every answer no rule sets `latency_ms` for. */
   defaultLatencyMs?: number;
+  /**
+   * The secret the control routes (`/_emulator/*`) require in the `x-emulator-token` header;
+   * unset means a random one per start, so only whoever started the emulator can script it.
+   */
+  controlToken?: string;
+  /**
+   * Keep the last 10,000 questions for `calls()`, `waitForCall()` and `/_emulator/calls`. Off by
+   * default: in the keyless product they are every user's questions. The test harness turns it on.
+   */
+  recordCalls?: boolean;
 }
 
 /** One vendor request the emulator received (images are counted, not kept). */
@@ -31,16 +41,19 @@ export interface Emulator {
   /** `http://host:port`, without a trailing slash. */
   url: string;
   port: number;
+  /** Send it as `x-emulator-token` to reach the control routes. */
+  controlToken: string;
   /** Validates (throws a ZodError) and appends rules after the existing ones. */
   addRules(rules: EmulatorRule | readonly EmulatorRule[]): void;
   /** Rules not used up yet, in match order. */
   rules(): EmulatorRule[];
   /** Clears rules and the call log. */
   reset(): void;
+  /** Throws unless the emulator was started with `recordCalls`. */
   calls(): EmulatorCall[];
   /**
    * Resolves with the first call, already received or yet to come, that `predicate` accepts;
-   * rejects after `timeoutMs` (default 10 s).
+   * rejects after `timeoutMs` (default 10 s). Throws unless started with `recordCalls`.
    */
   waitForCall(predicate: (call: EmulatorCall) => boolean, timeoutMs?: number): Promise<EmulatorCall>;
   /** Stops listening and drops open connections, hanging ones included. */
@@ -50,6 +63,15 @@ export interface Emulator {
 /** Keeps a long keyless run from growing the call log without bound. */
 const MAX_CALLS = 10_000;
 const GEMINI_PATH = /^\/(?:v1|v1beta)\/models\/([^/]+):generateContent$/;
+export const CONTROL_TOKEN_HEADER = "x-emulator-token";
+const CALL_LOG_OFF = "the call log is off: start the emulator with recordCalls";
+
+/** Constant-time comparison of a presented token with the expected one (digests, so lengths may differ). */
+function sameToken(presented: string | undefined, expected: string): boolean {
+  if (presented === undefined) return false;
+  const digest = (value: string): Buffer => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
 
 /** Base URL an SDK of `vendor` needs to reach the emulator at `url` (OpenAI's SDK expects the /v1 prefix in it). */
 export function emulatorBaseUrl(url: string, vendor: EmulatorVendor | "openai-compatible"): string {
@@ -59,6 +81,8 @@ export function emulatorBaseUrl(url: string, vendor: EmulatorVendor | "openai-co
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const host = opts.host ?? "127.0.0.1";
   const defaultLatencyMs = opts.defaultLatencyMs ?? 0;
+  const controlToken = opts.controlToken ?? randomBytes(32).toString("base64url");
+  const recordCalls = opts.recordCalls ?? false;
   const store = new RuleStore();
   let callLog: EmulatorCall[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -100,10 +124,12 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       res.status(400).json(wire.error(400, error.message, undefined));
       return;
     }
-    const logged: EmulatorCall = { vendor: wire.vendor, model: call.model, prompt_text: call.promptText, image_count: call.imageCount, at: Date.now() };
-    callLog.push(logged);
-    if (callLog.length > MAX_CALLS) callLog = callLog.slice(-MAX_CALLS);
-    for (const watcher of watchers) watcher(logged);
+    if (recordCalls) {
+      const logged: EmulatorCall = { vendor: wire.vendor, model: call.model, prompt_text: call.promptText, image_count: call.imageCount, at: Date.now() };
+      callLog.push(logged);
+      if (callLog.length > MAX_CALLS) callLog = callLog.slice(-MAX_CALLS);
+      for (const watcher of watchers) watcher(logged);
+    }
 
     const rule = store.take({ vendor: wire.vendor, model: call.model, promptText: call.promptText });
     const latency = rule?.latency_ms ?? defaultLatencyMs;
@@ -132,6 +158,15 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   app.post("/v1/messages", vendorRoute(anthropicWire));
   app.post(GEMINI_PATH, vendorRoute(geminiWire));
 
+  // The control routes change every answer and read the call log: only the token's holder may.
+  // (The vendor routes above keep accepting any key, as the SDKs send one.)
+  app.use("/_emulator", (req, res, next) => {
+    if (sameToken(req.get(CONTROL_TOKEN_HEADER), controlToken)) {
+      next();
+      return;
+    }
+    res.status(401).json({ error: `send the emulator's control token in the ${CONTROL_TOKEN_HEADER} header` });
+  });
   app.post("/_emulator/rules", (req, res) => {
     try {
       const added = store.add(req.body);
@@ -150,10 +185,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     res.json({ ok: true });
   });
   app.get("/_emulator/calls", (_req, res) => {
+    if (!recordCalls) {
+      res.status(404).json({ error: CALL_LOG_OFF });
+      return;
+    }
     res.json(callLog);
   });
   app.get("/_emulator/health", (_req, res) => {
-    res.json({ status: "ok", rules: store.list().length, calls: callLog.length });
+    res.json({ status: "ok", rules: store.list().length, calls: recordCalls ? callLog.length : null });
   });
 
   app.use((req, res) => {
@@ -176,14 +215,19 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   return {
     url: `http://${urlHost}:${port}`,
     port,
+    controlToken,
     addRules: (rules) => void store.add(rules),
     rules: () => store.list(),
     reset: () => {
       store.clear();
       callLog = [];
     },
-    calls: () => callLog.map((c) => ({ ...c })),
+    calls: () => {
+      if (!recordCalls) throw new Error(CALL_LOG_OFF);
+      return callLog.map((c) => ({ ...c }));
+    },
     waitForCall: (predicate, timeoutMs = 10_000) => {
+      if (!recordCalls) return Promise.reject(new Error(CALL_LOG_OFF));
       const seen = callLog.find(predicate);
       if (seen) return Promise.resolve({ ...seen });
       return new Promise<EmulatorCall>((resolve, reject) => {

@@ -2,13 +2,14 @@ import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startEmulator, type Emulator, type EmulatorOptions } from "./server";
 
 /**
- * One emulator for a test file: started before its tests, closed after them, and reset (rules
+ * One emulator for a test file, recording its calls: started before its tests, closed after them, and reset (rules
  * and call log) before each test. Returns a handle that forwards to the running emulator.
  */
 export function useEmulator(options: EmulatorOptions = {}): Emulator {
   let running: Emulator | undefined;
   beforeAll(async () => {
-    running = await startEmulator(options);
+    // Tests read the questions the models were asked; the product never keeps them.
+    running = await startEmulator({ recordCalls: true, ...options });
   });
   afterAll(async () => {
     await running?.close();

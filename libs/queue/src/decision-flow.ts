@@ -96,6 +96,7 @@ export class DecisionFlow {
           question: decision.question,
           categories: decision.categories,
           images: decision.images,
+          vote_deadline_at: decision.vote_deadline_at,
         } satisfies VoteJob,
         opts: { jobId: voteJobId(decision.decision_id, provider), ...voteJobOptions(this.voteAttempts) },
       })),

@@ -5,7 +5,8 @@ import type { Lifecycle } from "./lifecycle";
 /**
  * Points every provider that has no API key at an in-process provider emulator, so the product
  * runs with zero configuration; its answers are labelled simulated. Latencies are staggered so
- * the live rows visibly arrive one after another.
+ * the live rows visibly arrive one after another. Only this process can script the emulator: its
+ * control routes want a token generated at start, and it keeps no record of the questions.
  */
 export async function simulateMissingProviders(
   configs: readonly ProviderConfig[],
@@ -14,7 +15,9 @@ export async function simulateMissingProviders(
 ): Promise<ProviderConfig[]> {
   const simulated = configs.filter((c) => c.simulated);
   if (simulated.length === 0) return [...configs];
-  const emulator = await startEmulator();
+  // A random control token per start that never leaves this process (rules are added in-process
+  // below), and no call log: the emulator sees every user's questions.
+  const emulator = await startEmulator({ recordCalls: false });
   lifecycle.onShutdown("provider emulator", () => emulator.close());
   emulator.addRules(
     simulated.map((c, i) => ({

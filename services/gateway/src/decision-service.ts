@@ -1,8 +1,27 @@
 import { randomUUID } from "node:crypto";
+import { ConfigError, type GatewayEnv } from "@sd/config";
 import { DEFAULT_ENSEMBLE_MODE, type DecisionRequest, type DecisionResponse, type ProviderId } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
 import { DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis, type ThroughputRecorder } from "@sd/queue";
 import { HttpError } from "./http/errors";
+
+/** Longest default vote deadline; unset, the votes also get at most half the HTTP wait, the rest left for queueing and writing the decision. */
+const DEFAULT_VOTE_DEADLINE_MS = 30_000;
+
+/**
+ * VOTE_DEADLINE_MS, or half of DECISION_TIMEOUT_MS (at most 30 s) when unset. It must be below
+ * DECISION_TIMEOUT_MS: a vote allowed to outlast the HTTP wait would turn one slow or rate-limited
+ * model into a 504 for a decision the other models could make.
+ */
+export function voteDeadlineMs(env: Pick<GatewayEnv, "VOTE_DEADLINE_MS" | "DECISION_TIMEOUT_MS">): number {
+  const deadline = env.VOTE_DEADLINE_MS ?? Math.min(DEFAULT_VOTE_DEADLINE_MS, Math.floor(env.DECISION_TIMEOUT_MS / 2));
+  if (deadline >= env.DECISION_TIMEOUT_MS) {
+    throw new ConfigError(
+      `VOTE_DEADLINE_MS: must be below DECISION_TIMEOUT_MS (${env.DECISION_TIMEOUT_MS}), so a decision is made from the models that answered before its request gives up`,
+    );
+  }
+  return deadline;
+}
 
 export interface Requester {
   ip: string | null;
@@ -21,6 +40,8 @@ export interface DecisionServiceDeps {
   providers: readonly ProviderId[];
   /** How long the HTTP request waits for the result (DECISION_TIMEOUT_MS). */
   timeoutMs: number;
+  /** How long a decision's votes may take, retries included (see `voteDeadlineMs`). */
+  voteDeadlineMs: number;
   /** How long a decision's images stay readable in Redis (IMAGE_TTL_SECONDS). */
   imageTtlSeconds: number;
 }
@@ -48,6 +69,7 @@ export class DecisionService {
     const { flow, images, live, throughput, providers } = this.deps;
     const decision_id = decisionId;
     const request_id = request.request_id ?? null;
+    const received_at = Date.now();
     if (request_id !== null) await this.claimRequestId(request_id, decision_id);
 
     const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
@@ -63,7 +85,9 @@ export class DecisionService {
         images: imageRefs,
         providers: [...providers],
         ensemble_mode: DEFAULT_ENSEMBLE_MODE,
-        received_at: Date.now(),
+        received_at,
+        // Stamped once here and carried by every vote job: retries and a restarted worker keep it.
+        vote_deadline_at: received_at + this.deps.voteDeadlineMs,
         is_authenticated: requester.user !== null,
         user_id: requester.user?.id ?? null,
         user_email: requester.user?.email ?? null,

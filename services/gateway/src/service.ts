@@ -21,7 +21,8 @@ import { createApp } from "./app";
 import { createAuth, resolveJwtSecret } from "./auth";
 import { resolveApiKeyEncryptionKey } from "./auth/secrets";
 import { createMailer } from "./mail/mailer";
-import { DecisionService } from "./decision-service";
+import { closeStalledBodies, requestTimeoutOptions } from "./http/request-timeouts";
+import { DecisionService, voteDeadlineMs } from "./decision-service";
 
 export interface Gateway {
   url: string;
@@ -48,6 +49,7 @@ function assertImageTtlCoversDecisions(env: GatewayEnv): void {
 
 export async function startGateway(env: GatewayEnv, store: Store, providers: GatewayProviders, logger: Logger): Promise<Gateway> {
   assertImageTtlCoversDecisions(env);
+  const voteDeadline = voteDeadlineMs(env);
   // First, so a missing production secret stops the start before any connection is opened.
   const jwtSecret = await resolveJwtSecret(env);
   const apiKeyEncryptionKey = await resolveApiKeyEncryptionKey(env);
@@ -69,6 +71,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     redis,
     providers: env.PROVIDERS,
     timeoutMs: env.DECISION_TIMEOUT_MS,
+    voteDeadlineMs: voteDeadline,
     imageTtlSeconds: env.IMAGE_TTL_SECONDS,
   });
   const mailer = createMailer(env, logger);
@@ -109,7 +112,10 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       await Promise.all([redis.ping(), store.ping()]);
     },
   });
-  const http = createServer(app);
+  // Bodies that stop arriving are cut in seconds, not Node's default 300 s (see request-timeouts).
+  const timeouts = { totalMs: env.REQUEST_TIMEOUT_MS, idleMs: env.REQUEST_IDLE_TIMEOUT_MS };
+  const http = createServer(requestTimeoutOptions(timeouts), app);
+  closeStalledBodies(http, timeouts.idleMs);
   const live = attachLiveSocket(http, {
     redis,
     prefix: env.QUEUE_PREFIX,

@@ -29,16 +29,18 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
       `no price is known for model "${config.model}": its calls are recorded as costing 0 US dollars; set ${prefix}_PRICE_INPUT_PER_MTOK and ${prefix}_PRICE_OUTPUT_PER_MTOK`,
     );
   }
+  // One backoff for BullMQ and the processors, which plan each retry with it against the vote's deadline.
+  const backoff = voteBackoff(env.VOTE_BACKOFF_MS);
   const workers: Worker<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createWorker<VoteJob, Vote>(
       voteQueueName(config.id),
-      createVoteProcessor(createProvider(config), images, live, throughput, logger.child({ provider: config.id })),
+      createVoteProcessor(createProvider(config), images, live, throughput, logger.child({ provider: config.id }), backoff),
       {
         connection,
         prefix: env.QUEUE_PREFIX,
         concurrency: env.WORKER_CONCURRENCY,
         lockMs: env.JOB_LOCK_MS,
-        backoffStrategy: voteBackoff(env.VOTE_BACKOFF_MS),
+        backoffStrategy: backoff,
       },
     );
     worker.on("error", (error) => logger.error({ err: error, provider: config.id }, "worker error"));

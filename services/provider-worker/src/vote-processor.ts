@@ -2,7 +2,17 @@ import { VoteJobSchema, type TokenUsage, type Vote, type VoteJob } from "@sd/con
 import { costUsd } from "@sd/config";
 import { voteProgress, type LiveEvents } from "@sd/live";
 import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd/providers";
-import { ImageExpiredError, type ImageStash, type Job, type ThroughputRecorder } from "@sd/queue";
+import {
+  ImageExpiredError,
+  VOTE_BACKOFF_TYPE,
+  VOTE_DEADLINE_ERRORS,
+  VoteRetry,
+  msUntilDeadline,
+  type ImageStash,
+  type Job,
+  type ThroughputRecorder,
+  type voteBackoff,
+} from "@sd/queue";
 import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
 
 /**
@@ -17,6 +27,11 @@ import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
  * retries (429, 5xx, timeouts) got no answer, so no attempt before the last has tokens to add.
  *
  * Each final vote's latency and outcome go to the live throughput figures (the admin room).
+ *
+ * A vote has a total deadline, stamped by the gateway in the job (`vote_deadline_at`): each
+ * attempt is cut when it comes, and a retry that would start after it (a long Retry-After, or
+ * backoff after a timeout) is not made; the vote is recorded as an error at once, so the decision
+ * is made from the other models instead of waiting for this one.
  */
 export function createVoteProcessor(
   provider: ModelProvider,
@@ -24,6 +39,8 @@ export function createVoteProcessor(
   live: LiveEvents,
   throughput: ThroughputRecorder,
   logger: Logger,
+  /** The worker's backoff (`voteBackoff`), to plan each retry against the deadline. */
+  backoff: ReturnType<typeof voteBackoff>,
 ) {
   const { id, weight } = provider.config;
   return async (job: Job<VoteJob, Vote>): Promise<Vote> => {
@@ -48,8 +65,11 @@ export function createVoteProcessor(
     });
     const ask = async (pictures: string[]): Promise<Vote> => {
       started = performance.now(); // the model's latency, not Redis's
+      // The SDK's own timeout may end the attempt sooner; the deadline ends it at the latest.
+      const left = msUntilDeadline(data.vote_deadline_at);
+      const cut = Number.isFinite(left) ? AbortSignal.timeout(Math.max(0, left)) : undefined;
       try {
-        const answer = await provider.vote({ question: data.question, categories: data.categories, images: pictures });
+        const answer = await provider.vote({ question: data.question, categories: data.categories, images: pictures }, cut);
         voteDuration.observe({ provider: id, outcome: "success" }, elapsed() / 1000);
         return {
           provider: id,
@@ -70,25 +90,48 @@ export function createVoteProcessor(
         const error = asProviderError(caught);
         voteDuration.observe({ provider: id, outcome: "error" }, elapsed() / 1000);
         voteErrors.inc({ provider: id, kind: error.kind });
+        if (cut?.aborted) {
+          logger.warn({ provider: id, decision_id: data.decision_id, attempt }, "vote cut at its deadline");
+          return failed(VOTE_DEADLINE_ERRORS.noAnswer, error.raw, error.usage);
+        }
         const attemptsLeft = attempt < (job.opts.attempts ?? 1);
         if (error.retryable && attemptsLeft) {
-          logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind }, "vote failed, will retry");
-          throw error;
+          const retryInMs = backoff(attempt, VOTE_BACKOFF_TYPE, error);
+          if (retryInMs < msUntilDeadline(data.vote_deadline_at)) {
+            logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind, retry_in_ms: retryInMs }, "vote failed, will retry");
+            throw new VoteRetry(error.message, retryInMs, error);
+          }
+          logger.warn(
+            { provider: id, decision_id: data.decision_id, attempt, kind: error.kind, retry_in_ms: retryInMs },
+            "vote failed, no retry: it would start after the vote's deadline",
+          );
+          const why = error.kind === "rate_limited" ? VOTE_DEADLINE_ERRORS.rateLimited : VOTE_DEADLINE_ERRORS.noTimeToRetry(error.message);
+          return failed(why, error.raw, error.usage);
         }
         logger.warn({ provider: id, decision_id: data.decision_id, attempt, kind: error.kind, err: error.message }, "vote failed");
         return failed(error.message, error.raw, error.usage);
       }
     };
-    const vote = await images.readAll(data.images).then(
-      (pictures) => ask(pictures),
-      (error: unknown) => {
-        // Retrying cannot bring an expired image back; any other failure to read (Redis down) is retried by BullMQ.
-        if (!(error instanceof ImageExpiredError)) throw error;
-        voteErrors.inc({ provider: id, kind: "image_expired" });
-        logger.warn({ provider: id, decision_id: data.decision_id, images: error.labels }, "vote impossible: images expired");
-        return failed(error.message, null, null);
-      },
-    );
+    const notAsked = (): Vote => {
+      voteErrors.inc({ provider: id, kind: "deadline" });
+      logger.warn({ provider: id, decision_id: data.decision_id, attempt }, "vote not asked: its deadline has passed");
+      return failed(VOTE_DEADLINE_ERRORS.notAsked, null, null);
+    };
+    // A job that waited past its deadline (a backlog, a crashed worker's job handed on) asks no model:
+    // the decision has waited long enough for it.
+    const vote =
+      msUntilDeadline(data.vote_deadline_at) <= 0
+        ? notAsked()
+        : await images.readAll(data.images).then(
+            (pictures) => ask(pictures),
+            (error: unknown) => {
+              // Retrying cannot bring an expired image back; any other failure to read (Redis down) is retried by BullMQ.
+              if (!(error instanceof ImageExpiredError)) throw error;
+              voteErrors.inc({ provider: id, kind: "image_expired" });
+              logger.warn({ provider: id, decision_id: data.decision_id, images: error.labels }, "vote impossible: images expired");
+              return failed(error.message, null, null);
+            },
+          );
     if (data.request_id) live.modelProgress(voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote));
     await throughput.voteFinished(id, `${job.id ?? data.decision_id}:${attempt}`, vote.latency_ms, vote.status === "success");
     return vote;

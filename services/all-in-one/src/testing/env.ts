@@ -24,6 +24,8 @@ export function testEnv(emulatorUrl: string, overrides: Record<string, string> =
     VOTE_BACKOFF_MS: "50",
     JOB_LOCK_MS: "2000",
     DECISION_TIMEOUT_MS: "20000",
+    // Room for a vote retried by a replacement worker process on a loaded machine.
+    VOTE_DEADLINE_MS: "15000",
     OPENAI_API_KEY: "test-key",
     OPENAI_BASE_URL: emulatorBaseUrl(emulatorUrl, "openai"),
     GEMINI_API_KEY: "test-key",

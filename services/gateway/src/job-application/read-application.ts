@@ -28,6 +28,16 @@ export interface ReceivedApplication extends JobApplicationFields {
 const PDF_MAGIC = Buffer.from("%PDF-", "latin1");
 const MAX_FIELD_BYTES = 4096;
 
+const NO_BOUNDARY =
+  "The multipart/form-data Content-Type has no boundary: let your HTTP client build the form (do not set the Content-Type header by hand).";
+const MALFORMED_FORM = "The form data is malformed or incomplete: send the whole application again as multipart/form-data.";
+
+/** The `boundary` parameter of a multipart Content-Type, quoted or not; null when absent or empty. */
+function boundaryOf(contentType: string): string | null {
+  const match = /;\s*boundary\s*=\s*(?:"([^"]+)"|([^\s;]+))/i.exec(contentType);
+  return match?.[1] ?? match?.[2] ?? null;
+}
+
 /**
  * Parses the multipart body into memory (one resume at most, 10 MB at most) and turns every
  * parser refusal into the status and `detail` the client sees.
@@ -51,12 +61,21 @@ export function receiveMultipart(): RequestHandler {
       next(new HttpError(400, "Send the application as multipart/form-data."));
       return;
     }
+    if (boundaryOf(req.headers["content-type"] ?? "") === null) {
+      next(new HttpError(400, NO_BOUNDARY));
+      return;
+    }
     upload(req, res, (error?: unknown) => next(error === undefined ? undefined : fromUploadError(error)));
   };
 }
 
-function fromUploadError(error: unknown): unknown {
-  if (!(error instanceof multer.MulterError)) return error;
+/**
+ * Every upload error is the client's doing: the resume is kept in memory, so nothing on our side
+ * can fail while parsing. Errors that are not a limit come from the parser meeting a body that is
+ * not multipart (garbage, a cut-off part, no closing boundary) or from the client going away.
+ */
+function fromUploadError(error: unknown): HttpError {
+  if (!(error instanceof multer.MulterError)) return new HttpError(400, MALFORMED_FORM);
   switch (error.code) {
     case "LIMIT_FILE_SIZE":
       return new HttpError(413, JOB_APPLICATION_MESSAGES.resumeTooLarge);

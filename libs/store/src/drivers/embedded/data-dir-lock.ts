@@ -1,6 +1,20 @@
-import { randomUUID } from "node:crypto";
-import { link, readFile, rm, unlink, writeFile } from "node:fs/promises";
+// The package ships no types; workspaces that compile this file through others (web/e2e) need them too.
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference
+/// <reference path="./fs-native-extensions.d.ts" />
+import { close as closeCallback, constants, fstat as fstatCallback, ftruncate as ftruncateCallback, fsync as fsyncCallback, open as openCallback, write as writeCallback } from "node:fs";
+import { readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
+import fsNativeExtensions from "fs-native-extensions";
+
+// Raw descriptors rather than FileHandle: Node closes a FileHandle it garbage-collects, and
+// closing the descriptor is what drops the lock, so the lock must not depend on a live reference.
+const openFd = promisify(openCallback);
+const closeFd = promisify(closeCallback);
+const fstat = promisify(fstatCallback);
+const ftruncate = promisify(ftruncateCallback);
+const fsync = promisify(fsyncCallback);
+const write = promisify(writeCallback);
 
 export const LOCK_FILE_NAME = "store.lock";
 
@@ -8,10 +22,12 @@ export const LOCK_FILE_NAME = "store.lock";
 export class EmbeddedStoreLockedError extends Error {
   constructor(
     readonly dataDir: string,
-    readonly holderPid: number,
+    /** The holder's pid as it wrote it (numbered in its own PID namespace); null if not written yet. */
+    readonly holderPid: number | null,
   ) {
     super(
-      `The embedded store in ${dataDir} is already open in process ${holderPid}. ` +
+      `The embedded store in ${dataDir} is already open in another live process` +
+        (holderPid === null ? ". " : ` (pid ${holderPid}). `) +
         "The embedded store serves a single process only; to run services as separate processes, " +
         "set MONGO_URL to a MongoDB server.",
     );
@@ -24,67 +40,70 @@ export interface DataDirLock {
 }
 
 /**
- * Takes the exclusive lock file `DATA_DIR/store.lock` holding this process's pid. A lock left by a
- * process that is no longer alive is taken over. (Two processes taking over the same stale lock at
- * the same instant are not told apart; start-up of the all-in-one process does not do that.)
+ * Takes the exclusive lock on `DATA_DIR/store.lock` for as long as this process lives.
+ *
+ * The lock is held by the kernel (on Linux an open-file-description lock, fcntl F_OFD_SETLK;
+ * flock on macOS), not by the pid written in the file: the kernel drops it the moment the
+ * holding process ends, however it ends (kill -9 included). So:
+ * - staleness bound: none to wait for. A crashed holder's lock is free as soon as the process is
+ *   gone, and a restart (as PID 1 in a container again, or with any other pid) opens at once;
+ * - a pid written by a dead process never blocks, even when that number now belongs to another
+ *   live process or to the one starting (PID namespaces, reused pids): the pid in the file is
+ *   only for the error message;
+ * - two live processes never share a DATA_DIR, whatever PID namespaces (containers on one host
+ *   sharing a volume) they run in, and a second open inside one process is refused as well.
+ * Limits: the lock lives with the file's inode, so deleting `store.lock` by hand while the store is
+ * open defeats it, and a network file system must support POSIX locks (NFSv4 does).
  */
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   const lockPath = join(dataDir, LOCK_FILE_NAME);
+  // A retry happens only when the file was removed or replaced between our open and our lock.
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    if (await createLockFile(lockPath)) return { release: () => releaseLock(lockPath) };
-    const holder = await readHolderPid(lockPath);
-    if (holder === "gone") continue;
-    if (holder !== null && isProcessAlive(holder)) throw new EmbeddedStoreLockedError(dataDir, holder);
-    await rm(lockPath, { force: true }); // stale (dead pid) or unreadable: take it over
+    const fd = await openFd(lockPath, constants.O_RDWR | constants.O_CREAT, 0o644);
+    let held = false;
+    try {
+      if (!fsNativeExtensions.tryLock(fd)) throw new EmbeddedStoreLockedError(dataDir, await readHolderPid(lockPath));
+      // The previous holder unlinks the file while it still holds the lock; if we opened that
+      // file just before, our lock is on an orphan inode and says nothing about the path.
+      if (!(await isStillAt(fd, lockPath))) continue;
+      await ftruncate(fd, 0);
+      await write(fd, `${process.pid}\n`, 0, "utf8");
+      await fsync(fd);
+      held = true;
+      return { release: releaseOnce(fd, lockPath) };
+    } finally {
+      if (!held) await closeFd(fd);
+    }
   }
-  throw new Error(`Could not take the lock ${lockPath}`);
+  throw new Error(`Could not take the lock ${lockPath}: it keeps being replaced`);
 }
 
-/**
- * Creates the lock file with its content in one step (hard link of a complete temp file), so no
- * other process ever reads a half-written lock. Resolves false if the lock file already exists.
- */
-async function createLockFile(lockPath: string): Promise<boolean> {
-  const tempPath = `${lockPath}.${process.pid}.${randomUUID()}`;
-  await writeFile(tempPath, `${process.pid}\n`, { flush: true });
-  try {
-    await link(tempPath, lockPath);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  } finally {
-    await rm(tempPath, { force: true });
-  }
+/** Whether `lockPath` still names the file open as `fd`. */
+async function isStillAt(fd: number, lockPath: string): Promise<boolean> {
+  const [open, named] = await Promise.all([fstat(fd), stat(lockPath).catch(() => null)]);
+  return named !== null && named.dev === open.dev && named.ino === open.ino;
 }
 
-/** The pid in the lock file, null if unreadable, "gone" if the file vanished meanwhile. */
-async function readHolderPid(lockPath: string): Promise<number | null | "gone"> {
-  let text: string;
-  try {
-    text = await readFile(lockPath, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "gone";
-    throw error;
-  }
+/** The pid the holder wrote, null if it has not written one yet (or the file is gone). */
+async function readHolderPid(lockPath: string): Promise<number | null> {
+  const text = await readFile(lockPath, "utf8").catch(() => "");
   const pid = Number.parseInt(text.trim(), 10);
   return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
-export function isProcessAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-async function releaseLock(lockPath: string): Promise<void> {
-  if ((await readHolderPid(lockPath)) !== process.pid) return;
-  await unlink(lockPath).catch((error: NodeJS.ErrnoException) => {
-    if (error.code !== "ENOENT") throw error;
-  });
+/**
+ * Removes the lock file, then closes it (which drops the lock). Unlinking first, while still
+ * held, means no other process can lock this file afterwards and mistake it for the current one
+ * (see isStillAt); a clean stop therefore leaves no `store.lock` behind.
+ */
+function releaseOnce(fd: number, lockPath: string): () => Promise<void> {
+  let released: Promise<void> | null = null;
+  return () =>
+    (released ??= (async () => {
+      try {
+        if (await isStillAt(fd, lockPath)) await unlink(lockPath);
+      } finally {
+        await closeFd(fd);
+      }
+    })());
 }

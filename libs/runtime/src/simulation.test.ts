@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providersFromEnv } from "@sd/config";
+import type { ProviderConfig } from "@sd/contracts";
+import { CONTROL_TOKEN_HEADER } from "@sd/provider-emulator";
+import { createProvider } from "@sd/providers";
+import { createLogger } from "@sd/telemetry";
+import { Lifecycle } from "./lifecycle";
+import { simulateMissingProviders } from "./simulation";
+
+/** The keyless product: no API keys, so every model is answered by the built-in emulator. */
+const lifecycle = new Lifecycle(createLogger("simulation-test", "silent"));
+let configs: ProviderConfig[];
+let emulatorUrl: string;
+
+beforeAll(async () => {
+  configs = await simulateMissingProviders(providersFromEnv(["openai", "gemini", "claude"], {}), 0, lifecycle);
+  emulatorUrl = new URL(configs[0]!.baseUrl!).origin;
+});
+afterAll(() => lifecycle.shutdown("test finished"));
+
+describe("the keyless product's emulator", () => {
+  it("answers every model's vote", async () => {
+    expect(configs.every((c) => c.simulated && c.baseUrl !== null)).toBe(true);
+    for (const config of configs) {
+      const answer = await createProvider(config).vote({ question: "Tea or coffee?", categories: ["Tea", "Coffee"], images: [] });
+      expect(["Tea", "Coffee"]).toContain(answer.category);
+    }
+  });
+
+  it("lets no other local process script it or read the questions it was asked", async () => {
+    await createProvider(configs[0]!).vote({ question: "a private question", categories: ["Yes", "No"], images: [] });
+    const attempts = [
+      fetch(`${emulatorUrl}/_emulator/calls`),
+      fetch(`${emulatorUrl}/_emulator/rules`),
+      fetch(`${emulatorUrl}/_emulator/health`),
+      fetch(`${emulatorUrl}/_emulator/reset`, { method: "POST" }),
+      fetch(`${emulatorUrl}/_emulator/rules`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ respond: { kind: "error", status: 500 } }),
+      }),
+      fetch(`${emulatorUrl}/_emulator/calls`, { headers: { [CONTROL_TOKEN_HEADER]: "a guess" } }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(401);
+      expect(await res.text()).not.toContain("a private question");
+    }
+    // The refused rule did not take: the models still answer.
+    const answer = await createProvider(configs[1]!).vote({ question: "Still there?", categories: ["Yes", "No"], images: [] });
+    expect(["Yes", "No"]).toContain(answer.category);
+  });
+});
