@@ -15,14 +15,7 @@ type ApiKeySecretsEnv = Pick<GatewayEnv, "NODE_ENV" | "DATA_DIR" | "API_KEY_ENCR
  * in `${DATA_DIR}/secrets.json` (mode 0600).
  */
 export async function resolveJwtSecret(env: SecretsEnv): Promise<string> {
-  if (env.JWT_SECRET) return env.JWT_SECRET;
-  if (env.NODE_ENV === "production") {
-    throw new ConfigError(
-      "JWT_SECRET: required in production, the key that signs access tokens " +
-        "(at least 32 characters, e.g. `openssl rand -base64 48`).",
-    );
-  }
-  return generatedSecret(env.DATA_DIR, "jwt_secret");
+  return env.JWT_SECRET || developmentSecret(env, "JWT_SECRET", "the key that signs access tokens (at least 32 characters, e.g. `openssl rand -base64 48`).", "jwt_secret");
 }
 
 /**
@@ -33,13 +26,19 @@ export async function resolveJwtSecret(env: SecretsEnv): Promise<string> {
  */
 export async function resolveApiKeyEncryptionKey(env: ApiKeySecretsEnv): Promise<Buffer> {
   if (env.API_KEY_ENCRYPTION_KEY) return Buffer.from(env.API_KEY_ENCRYPTION_KEY, "base64");
-  if (env.NODE_ENV === "production") {
-    throw new ConfigError(
-      "API_KEY_ENCRYPTION_KEY: required in production, the key that encrypts stored API keys " +
-        "(32 random bytes in base64, e.g. `openssl rand -base64 32`).",
-    );
-  }
-  return createHash("sha256").update(await generatedSecret(env.DATA_DIR, "api_key_encryption_key")).digest();
+  const secret = await developmentSecret(
+    env,
+    "API_KEY_ENCRYPTION_KEY",
+    "the key that encrypts stored API keys (32 random bytes in base64, e.g. `openssl rand -base64 32`).",
+    "api_key_encryption_key",
+  );
+  return createHash("sha256").update(secret).digest();
+}
+
+/** A secret that production must be given in `variable`; elsewhere generated once under DATA_DIR as `name`. */
+async function developmentSecret(env: Pick<SecretsEnv, "NODE_ENV" | "DATA_DIR">, variable: string, purpose: string, name: string): Promise<string> {
+  if (env.NODE_ENV === "production") throw new ConfigError(`${variable}: required in production, ${purpose}`);
+  return generatedSecret(env.DATA_DIR, name);
 }
 
 /** A secret kept in `${dataDir}/secrets.json`, generated the first time it is asked for. */
