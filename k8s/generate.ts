@@ -39,68 +39,59 @@ const trigger = (address: string, listName: string, listLength: number) => `    
         listLength: "${listLength}"
 `;
 
+/** A ScaledObject for one Deployment; `comment` explains its triggers, `extra` sits before the replica bounds. */
+const scaledObject = (component: string, comment: string, extra: string, maxReplicas: number, triggers: string) => `${HEADER}#
+${comment}apiVersion: keda.sh/v1alpha1
+kind: ScaledObject
+metadata:
+  name: ${component}
+  labels:
+    app.kubernetes.io/name: smart-decision
+    app.kubernetes.io/component: ${component}
+spec:
+  scaleTargetRef:
+    name: ${component}
+${extra}  minReplicaCount: 1
+  maxReplicaCount: ${maxReplicas}
+  pollingInterval: 5
+  cooldownPeriod: 120
+  fallback:
+    failureThreshold: 3
+    replicas: 2
+  advanced:
+    horizontalPodAutoscalerConfig:
+      behavior:
+        scaleDown:
+          stabilizationWindowSeconds: 120
+  triggers:
+${triggers}`;
+
 /** The contents of every generated file, from configmap.yaml's text. */
 export function renderScaledObjects(configMapYaml: string): Record<GeneratedFile, string> {
   const { prefix, providers, redisAddress } = clusterSettings(configMapYaml);
   return {
-    "provider-worker/scaledobject.yaml": `${HEADER}#
-# Scales provider-worker on the wait lists of the provider queues: one trigger per queue in
+    "provider-worker/scaledobject.yaml": scaledObject(
+      "provider-worker",
+      `# Scales provider-worker on the wait lists of the provider queues: one trigger per queue in
 # PROVIDERS, and KEDA follows the longest. The KEDA operator runs in its own namespace, so the
 # address is fully qualified; it must be the same Redis as REDIS_URL. A password-protected Redis
 # (REDIS_URL in the Secret) also needs a TriggerAuthentication (authenticationRef) on each trigger.
-apiVersion: keda.sh/v1alpha1
-kind: ScaledObject
-metadata:
-  name: provider-worker
-  labels:
-    app.kubernetes.io/name: smart-decision
-    app.kubernetes.io/component: provider-worker
-spec:
-  scaleTargetRef:
-    name: provider-worker
-  # One warm worker keeps the playground responsive; scale-to-zero would add a
+`,
+      `  # One warm worker keeps the playground responsive; scale-to-zero would add a
   # cold start to the first decision.
-  minReplicaCount: 1
-  maxReplicaCount: 20
-  pollingInterval: 5
-  cooldownPeriod: 120
-  fallback:
-    failureThreshold: 3
-    replicas: 2
-  advanced:
-    horizontalPodAutoscalerConfig:
-      behavior:
-        scaleDown:
-          stabilizationWindowSeconds: 120
-  triggers:
-${providers.map((provider) => trigger(redisAddress, waitingJobsKey(prefix, voteQueueName(provider)), 10)).join("")}`,
-    "aggregator/scaledobject.yaml": `${HEADER}#
-# Scales the aggregator on the wait list of ${AGGREGATE_QUEUE} (a parent job moves there once
+`,
+      20,
+      providers.map((provider) => trigger(redisAddress, waitingJobsKey(prefix, voteQueueName(provider)), 10)).join(""),
+    ),
+    "aggregator/scaledobject.yaml": scaledObject(
+      "aggregator",
+      `# Scales the aggregator on the wait list of ${AGGREGATE_QUEUE} (a parent job moves there once
 # its vote children are done). See provider-worker/scaledobject.yaml about the Redis address.
-apiVersion: keda.sh/v1alpha1
-kind: ScaledObject
-metadata:
-  name: aggregator
-  labels:
-    app.kubernetes.io/name: smart-decision
-    app.kubernetes.io/component: aggregator
-spec:
-  scaleTargetRef:
-    name: aggregator
-  minReplicaCount: 1
-  maxReplicaCount: 5
-  pollingInterval: 5
-  cooldownPeriod: 120
-  fallback:
-    failureThreshold: 3
-    replicas: 2
-  advanced:
-    horizontalPodAutoscalerConfig:
-      behavior:
-        scaleDown:
-          stabilizationWindowSeconds: 120
-  triggers:
-${trigger(redisAddress, waitingJobsKey(prefix, AGGREGATE_QUEUE), 20)}`,
+`,
+      "",
+      5,
+      trigger(redisAddress, waitingJobsKey(prefix, AGGREGATE_QUEUE), 20),
+    ),
   };
 }
 
