@@ -22,20 +22,14 @@
  * Exits with status 1 when a p95 misses the 50 ms target or an answer differs from the full scan.
  */
 import type { StoredDecision } from "@sd/contracts";
-import { isDeepStrictEqual } from "node:util";
 import { find as mingoFind, Query } from "mingo";
 import type { Criteria } from "mingo/types";
-import { decisionsCollection, type DecisionDocument } from "../src/decisions";
+import type { DecisionDocument } from "../src/decisions";
 import { decisionListFilter, NEWEST_FIRST, type DecisionListQuery } from "../src/decisions/list-query";
-import { fromDecisionDocument, toDecisionDocument } from "../src/decisions/mapping";
-import { writeFileAtomically } from "../src/drivers/embedded/durable-files";
-import { journalPath } from "../src/drivers/embedded/embedded-collection";
-import { encodeJournalLine } from "../src/drivers/embedded/journal-format";
-import { replayJournal } from "../src/drivers/embedded/journal-replay";
+import { fromDecisionDocument } from "../src/decisions/mapping";
 import { MINGO_OPTIONS } from "../src/drivers/embedded/mingo-options";
-import { castAndValidate, detachedModel } from "../src/drivers/embedded/schema-models";
 import { openStore, type Store } from "../src/store";
-import { makeTempDir } from "../src/testing/temp-dir";
+import { DAY, decisionsJournal, percentiles, positiveInteger, printTable, replayedDecisions, runInTempDir, seededRandom, timeRuns, type Timing } from "./support";
 
 const DECISIONS = positiveInteger("BENCH_DECISIONS", 100_000);
 const USERS = positiveInteger("BENCH_USERS", 1_000);
@@ -46,26 +40,13 @@ const SEED = positiveInteger("BENCH_SEED", 7);
 const PAGE_SIZE = 50;
 const TARGET_P95_MS = 50;
 
-const DAY = 86_400_000;
 const END = Date.UTC(2025, 0, 1);
 const SPAN_DAYS = 365;
 const TOPICS = ["database", "framework", "office", "vendor", "laptop", "holiday", "logo", "hire", "launch", "budget", "cloud", "api", "editor", "coffee", "roadmap", "tea", "font", "car", "phone", "queue"];
 const CATEGORIES = ["Postgres", "MongoDB", "React", "Vue", "Svelte", "Approve", "Reject", "Escalate", "Yes", "No", "Later", "Now", "Blue", "Green", "Red", "AWS", "GCP", "Azure", "Mac", "Linux", "Windows", "Tea", "Coffee", "Go", "Rust", "TypeScript", "Python", "Kotlin", "Remote", "Office", "Q1", "Q2", "Q3", "Q4", "Small", "Medium", "Large", "Buy", "Build", "Wait"];
 const PROVIDERS = ["openai", "gemini", "claude"];
 
-/** A small seeded PRNG (mulberry32), so every run measures the same data and the same queries. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const random = prng(SEED);
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const { random, pick } = seededRandom(SEED);
 const userId = (n: number) => `user-${String(n).padStart(4, "0")}`;
 
 function makeDecision(n: number): StoredDecision {
@@ -105,31 +86,23 @@ function makeDecision(n: number): StoredDecision {
   };
 }
 
-/** Writes the decisions journal as the store writes it: one put line per document version. */
+/** Every decision, then a later version of every tenth, as the store would have written them. */
 async function seed(dataDir: string): Promise<{ decisions: StoredDecision[]; journalLines: number }> {
-  const model = detachedModel(decisionsCollection.name, decisionsCollection.schema);
+  const journal = decisionsJournal();
   const decisions: StoredDecision[] = [];
-  const lines: string[] = [];
-  const put = async (decision: StoredDecision, n: number) => {
-    const doc = toDecisionDocument(decision);
-    if (n % 50 === 0 && !isDeepStrictEqual(await castAndValidate<DecisionDocument>(model, doc), doc)) {
-      throw new Error(`Seeded document ${doc._id} is not what the decisions schema stores`);
-    }
-    lines.push(encodeJournalLine({ op: "put", doc }));
-  };
   for (let n = 0; n < DECISIONS; n += 1) {
     const decision = makeDecision(n);
     decisions.push(decision);
-    await put(decision, n);
+    await journal.put(decision, n);
   }
   // A later version of every tenth decision (a late vote), so the journal is not yet a snapshot.
   for (let n = 0; n < DECISIONS; n += 10) {
     const decision = decisions[n] as StoredDecision;
     decision.model_versions = { ...decision.model_versions, claude: "claude-late" };
-    await put(decision, n);
+    await journal.put(decision, n);
   }
-  await writeFileAtomically(journalPath(dataDir, decisionsCollection.name), lines);
-  return { decisions, journalLines: lines.length };
+  await journal.write(dataDir);
+  return { decisions, journalLines: journal.lines };
 }
 
 async function timedOpen(dataDir: string): Promise<{ store: Store; ms: number }> {
@@ -207,101 +180,63 @@ function scenarios(store: Store, decisions: StoredDecision[]): Scenario[] {
   ];
 }
 
-interface Timing {
-  p50: number;
-  p95: number;
-  runs: number;
-}
-
-function percentiles(samples: number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-  return { p50: at(0.5), p95: at(0.95), runs: sorted.length };
-}
-
-async function main(): Promise<void> {
-  const dir = await makeTempDir("sd-bench-history-");
+async function main(dataDir: string): Promise<boolean> {
   let failed = false;
+  console.log(`Seeding ${DECISIONS.toLocaleString("en")} decisions over ${USERS.toLocaleString("en")} users in ${dataDir} ...`);
+  const seedStarted = performance.now();
+  const { decisions, journalLines } = await seed(dataDir);
+  console.log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (${journalLines.toLocaleString("en")} journal lines)`);
+
+  const first = await timedOpen(dataDir);
+  const count = await first.store.decisions.count();
+  await first.store.close();
+  const second = await timedOpen(dataDir);
+  const store = second.store;
+  console.log(`  open with replay + compaction: ${first.ms.toFixed(0)} ms (${count.toLocaleString("en")} decisions)`);
+  console.log(`  open with replay of a compact journal: ${second.ms.toFixed(0)} ms`);
+
+  // The baseline's documents: the same journal, replayed without the store's lookup tables.
+  const all = await replayedDecisions(dataDir);
+  const rows: { name: string; indexed: Timing; scan: Timing; mismatches: number }[] = [];
   try {
-    console.log(`Seeding ${DECISIONS.toLocaleString("en")} decisions over ${USERS.toLocaleString("en")} users in ${dir.path} ...`);
-    const seedStarted = performance.now();
-    const { decisions, journalLines } = await seed(dir.path);
-    console.log(`  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (${journalLines.toLocaleString("en")} journal lines)`);
-
-    const first = await timedOpen(dir.path);
-    const count = await first.store.decisions.count();
-    await first.store.close();
-    const second = await timedOpen(dir.path);
-    const store = second.store;
-    console.log(`  open with replay + compaction: ${first.ms.toFixed(0)} ms (${count.toLocaleString("en")} decisions)`);
-    console.log(`  open with replay of a compact journal: ${second.ms.toFixed(0)} ms`);
-
-    // The baseline's documents: the same journal, replayed without the store's lookup tables.
-    const all = [...(await replayJournal<DecisionDocument>(journalPath(dir.path, decisionsCollection.name))).docs.values()];
-    const rows: { name: string; indexed: Timing; scan: Timing; mismatches: number }[] = [];
-    try {
-      for (const scenario of scenarios(store, decisions)) {
-        for (let run = 0; run < WARMUP; run += 1) await scenario.viaStore(RUNS + run);
-        const samples: number[] = [];
-        for (let run = 0; run < RUNS; run += 1) {
-          const started = performance.now();
-          await scenario.viaStore(run);
-          samples.push(performance.now() - started);
-        }
-        const scanSamples: number[] = [];
-        let mismatches = 0;
-        for (let run = 0; run < BASELINE_RUNS; run += 1) {
-          const started = performance.now();
-          const expected = scenario.viaFullScan(run, all);
-          scanSamples.push(performance.now() - started);
-          const actual = await scenario.viaStore(run);
-          if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches += 1;
-        }
-        rows.push({ name: scenario.name, indexed: percentiles(samples), scan: percentiles(scanSamples), mismatches });
+    for (const scenario of scenarios(store, decisions)) {
+      await timeRuns(WARMUP, (run) => scenario.viaStore(RUNS + run));
+      const indexed = (await timeRuns(RUNS, (run) => scenario.viaStore(run))).timing;
+      const scanSamples: number[] = [];
+      let mismatches = 0;
+      for (let run = 0; run < BASELINE_RUNS; run += 1) {
+        const started = performance.now();
+        const expected = scenario.viaFullScan(run, all);
+        scanSamples.push(performance.now() - started);
+        const actual = await scenario.viaStore(run);
+        if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches += 1;
       }
-    } finally {
-      await store.close();
+      rows.push({ name: scenario.name, indexed, scan: percentiles(scanSamples), mismatches });
     }
-
-    const header = ["query", "runs", "p50 ms", "p95 ms", "full scan runs", "scan p50 ms", "scan p95 ms", "speed-up p50", "same answers", `p95 < ${TARGET_P95_MS} ms`];
-    const table = rows.map((row) => {
-      const ok = row.indexed.p95 < TARGET_P95_MS;
-      failed ||= !ok || row.mismatches > 0;
-      return [
-        row.name,
-        String(row.indexed.runs),
-        row.indexed.p50.toFixed(2),
-        row.indexed.p95.toFixed(2),
-        String(row.scan.runs),
-        row.scan.p50.toFixed(1),
-        row.scan.p95.toFixed(1),
-        `${(row.scan.p50 / row.indexed.p50).toFixed(0)}x`,
-        row.mismatches === 0 ? "yes" : `NO (${row.mismatches})`,
-        ok ? "yes" : "NO",
-      ];
-    });
-    console.log("");
-    printTable(header, table);
   } finally {
-    await dir.remove();
+    await store.close();
   }
-  if (failed) process.exitCode = 1;
+
+  const header = ["query", "runs", "p50 ms", "p95 ms", "full scan runs", "scan p50 ms", "scan p95 ms", "speed-up p50", "same answers", `p95 < ${TARGET_P95_MS} ms`];
+  const table = rows.map((row) => {
+    const ok = row.indexed.p95 < TARGET_P95_MS;
+    failed ||= !ok || row.mismatches > 0;
+    return [
+      row.name,
+      String(row.indexed.runs),
+      row.indexed.p50.toFixed(2),
+      row.indexed.p95.toFixed(2),
+      String(row.scan.runs),
+      row.scan.p50.toFixed(1),
+      row.scan.p95.toFixed(1),
+      `${(row.scan.p50 / row.indexed.p50).toFixed(0)}x`,
+      row.mismatches === 0 ? "yes" : `NO (${row.mismatches})`,
+      ok ? "yes" : "NO",
+    ];
+  });
+  console.log("");
+  printTable(header, table);
+  return !failed;
 }
 
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join(" | ")} |`;
-  console.log(line(header));
-  console.log(`|${widths.map((width, i) => (i === 0 ? `${"-".repeat(width + 1)}-` : `${"-".repeat(width + 1)}:`)).join("|")}|`);
-  for (const row of rows) console.log(line(row));
-}
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive whole number, got ${JSON.stringify(raw)}`);
-  return value;
-}
-
-await main();
+await runInTempDir("sd-bench-history-", main);
