@@ -9,8 +9,8 @@ import {
   type SystemHealth,
 } from "@sd/contracts";
 import { callApi, signInByMail, SmtpCapture, startStack, storedDecision, testEnv, type InProcessStack } from "@sd/all-in-one/testing";
-import { browserUnavailable, DESKTOP, MOBILE, overflowingElements, useBrowserApp } from "./support/browser-app";
-import { expiredAccessToken } from "./support/history-app";
+import { browserUnavailable, DESKTOP, MOBILE, overflowingElements } from "./support/browser-app";
+import { expiredAccessToken, openAs, useHistoryApp } from "./support/history-app";
 
 /**
  * /admin in Chromium against the real stack: an admin signed in by magic link (listed in
@@ -22,18 +22,7 @@ import { expiredAccessToken } from "./support/history-app";
 const ADMIN_EMAIL = "admin.e2e@example.com";
 const SIGN_IN_DIALOG = "Sign in to Smart Decision";
 
-// The SMTP capture starts first, so its address is in the stack's environment when the stack starts.
-let smtp: SmtpCapture | undefined;
-const env: Record<string, string> = { MAGIC_LINK_PER_IP_PER_HOUR: "10000", ADMIN_EMAILS: ADMIN_EMAIL };
-beforeAll(async () => {
-  if (browserUnavailable) return;
-  smtp = await SmtpCapture.start();
-  env.SMTP_URL = smtp.url;
-});
-const app = useBrowserApp(env);
-afterAll(async () => {
-  await smtp?.close();
-});
+const app = useHistoryApp({ ADMIN_EMAILS: ADMIN_EMAIL });
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -42,24 +31,6 @@ const DAY = 24 * HOUR;
 let admin: AuthResponse;
 let seededAt: number;
 const seeded: Record<string, StoredDecision> = {};
-
-async function signIn(email: string, url = app.url, capture = smtp): Promise<AuthResponse> {
-  if (!capture) throw new Error("the SMTP capture starts in beforeAll");
-  return signInByMail(url, capture, email);
-}
-
-/** Hands a session to the page as the app keeps it (auth_user / auth_token), then opens `path`. */
-async function openAs(page: Page, auth: Pick<AuthResponse, "user" | "tokens">, path: string, base = app.url): Promise<void> {
-  await page.goto(`${base}/contact`);
-  await page.evaluate(
-    ({ user, tokens }) => {
-      localStorage.setItem("auth_user", JSON.stringify(user));
-      localStorage.setItem("auth_token", JSON.stringify(tokens));
-    },
-    { user: auth.user, tokens: auth.tokens },
-  );
-  await page.goto(`${base}${path}`);
-}
 
 /** Every request the page makes to the admin endpoints, recorded from now on. */
 function adminRequests(page: Page): Request[] {
@@ -94,7 +65,7 @@ const TONE = { healthy: "green", warning: "yellow", critical: "red" } as const;
 
 beforeAll(async () => {
   if (browserUnavailable) return;
-  admin = await signIn(ADMIN_EMAIL);
+  admin = await app.signInAs(ADMIN_EMAIL);
   seededAt = Date.now();
   // Half a minute past the mark, so the relative times stay put while the tests run.
   const at = (ago: number) => new Date(seededAt - ago - 30_000);
@@ -194,7 +165,7 @@ describe.skipIf(browserUnavailable)("admin: who may see the dashboard", () => {
   });
 
   it("tells a signed-in user who is not an admin so, instead of showing an empty dashboard (375 and 1280 px)", async () => {
-    const user = await signIn(`not-admin.${Date.now()}@example.com`);
+    const user = await app.signInAs(`not-admin.${Date.now()}@example.com`);
     // The server refuses them too: the page's check is not the only guard.
     expect((await callApi(app.url, "/api/admin/usage-stats", user.tokens.access_token)).status).toBe(403);
     for (const viewport of [MOBILE, DESKTOP]) {
@@ -425,7 +396,7 @@ describe.skipIf(browserUnavailable)("admin: a system that is not healthy", () =>
     stack = await startStack(
       testEnv(app.emulator.url, { ROLES: "gateway,aggregator", ADMIN_EMAILS: ADMIN_EMAIL, SMTP_URL: capture.url, MAGIC_LINK_PER_IP_PER_HOUR: "10000" }),
     );
-    const auth = await signIn(ADMIN_EMAIL, stack.url, capture);
+    const auth = await signInByMail(stack.url, capture, ADMIN_EMAIL);
     const health = await serverHealth("day", auth, stack.url);
     expect(health.status).not.toBe("healthy");
     for (const viewport of [MOBILE, DESKTOP]) {

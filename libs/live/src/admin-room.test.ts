@@ -1,28 +1,6 @@
-import { randomUUID } from "node:crypto";
-import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Redis } from "ioredis";
-import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES, ADMIN_SOCKET_EVENTS, AUTH_MESSAGES, SOCKET_EVENTS, type JoinAck, type ThroughputEvent } from "@sd/contracts";
-import type { ExpiryClock } from "./expiry-clock";
-import { attachLiveSocket, type LiveSocket } from "./live-socket";
-
-/** An expiry clock moved by hand. */
-class ManualClock implements ExpiryClock {
-  private readonly pending = new Set<() => void>();
-  at(_when: Date, fire: () => void) {
-    this.pending.add(fire);
-    return () => void this.pending.delete(fire);
-  }
-  expire(): void {
-    for (const fire of [...this.pending]) {
-      this.pending.delete(fire);
-      fire();
-    }
-  }
-}
+import { useLiveSocketServer } from "./testing";
 
 /** token -> email; only ann is an admin. The gateway's real token check is tested in services/all-in-one. */
 const TOKENS = new Map([
@@ -44,38 +22,13 @@ const throughput = async (): Promise<ThroughputEvent> => ({
   providers: {},
 });
 
-const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
-const clock = new ManualClock();
-let server: LiveSocket;
-let url: string;
-const sockets: Socket[] = [];
-
-beforeAll(async () => {
-  const http = createServer();
-  server = attachLiveSocket(http, {
-    redis,
-    prefix: `sdtest-admin-${randomUUID().slice(0, 8)}`,
-    corsOrigins: [],
-    verifyAccessToken,
-    clock,
-    admin: { isAdmin: (email) => email === "ann@example.com", throughput, intervalMs: 50 },
-  });
-  http.listen(0, "127.0.0.1");
-  await once(http, "listening");
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-});
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-  clock.expire();
-});
-afterAll(async () => {
-  await server.close();
-  redis.disconnect();
+const live = useLiveSocketServer("admin", {
+  verifyAccessToken,
+  admin: { isAdmin: (email) => email === "ann@example.com", throughput, intervalMs: 50 },
 });
 
 async function adminTab() {
-  const socket = connect(url, { transports: ["websocket"], forceNew: true });
-  sockets.push(socket);
+  const socket = live.open();
   const events: ThroughputEvent[] = [];
   const waiters: (() => void)[] = [];
   socket.on(ADMIN_SOCKET_EVENTS.throughput, (event: ThroughputEvent) => {
@@ -126,7 +79,7 @@ describe("the admin room", () => {
     await expiring.next();
     await signedOut.next();
     expect(await signedOut.watch({ access_token: "revoked" })).toEqual({ ok: false, error: AUTH_MESSAGES.invalidCredentials });
-    clock.expire(); // every admin watch ends; the sentinel rejoins
+    live.clock.expire(); // every admin watch ends; the sentinel rejoins
     expect(await sentinel.watch({ access_token: "token-ann" })).toEqual({ ok: true });
     const [expiredAt, signedOutAt] = [expiring.events.length, signedOut.events.length];
     await sentinel.next(3);

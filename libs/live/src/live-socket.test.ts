@@ -1,34 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Redis } from "ioredis";
-import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES, SOCKET_EVENTS, type HistoryDecisionEvent, type JoinAck, type VoteEvent } from "@sd/contracts";
 import { LiveEvents } from "./live-events";
-import type { ExpiryClock } from "./expiry-clock";
-import { attachLiveSocket, WATCH_UNAVAILABLE, type LiveSocket } from "./live-socket";
+import { WATCH_UNAVAILABLE } from "./live-socket";
 import { pendingProgress } from "./progress";
-
-/** An expiry clock moved by hand: `expire()` fires every watch that has not been cancelled. */
-class ManualClock implements ExpiryClock {
-  private readonly pending = new Set<{ when: Date; fire: () => void }>();
-  at(when: Date, fire: () => void) {
-    const entry = { when, fire };
-    this.pending.add(entry);
-    return () => void this.pending.delete(entry);
-  }
-  get scheduled(): Date[] {
-    return [...this.pending].map((e) => e.when);
-  }
-  expire(): void {
-    for (const entry of [...this.pending]) {
-      this.pending.delete(entry);
-      entry.fire();
-    }
-  }
-}
+import { useLiveSocketServer } from "./testing";
 
 /**
  * The gateway's token check is its own (tested over HTTP and sockets in services/all-in-one); here
@@ -45,36 +21,13 @@ const verifyAccessToken = async (token: string) => {
   return userId ? { userId, email: `${userId}@example.com`, expiresAt: new Date(Date.now() + 900_000) } : null;
 };
 
-const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const prefix = `sdtest-live-${randomUUID().slice(0, 8)}`;
-const redis = new Redis(redisUrl);
-const clock = new ManualClock();
-const live = new LiveEvents(redis, prefix);
-let server: LiveSocket;
-let url: string;
-const sockets: Socket[] = [];
-
-beforeAll(async () => {
-  const http = createServer();
-  server = attachLiveSocket(http, { redis, prefix, corsOrigins: [], verifyAccessToken, clock });
-  http.listen(0, "127.0.0.1");
-  await once(http, "listening");
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-});
-afterEach(() => {
-  for (const socket of sockets.splice(0)) socket.close();
-  // Each test starts with no watch scheduled to expire.
-  clock.expire();
-});
-afterAll(async () => {
-  await server.close();
-  redis.disconnect();
-});
+const server = useLiveSocketServer("live", { verifyAccessToken });
+const { clock, sockets } = server;
+const live = new LiveEvents(server.redis, server.prefix);
 
 /** A browser tab: the history events it receives. */
 async function tab() {
-  const socket = connect(url, { transports: ["websocket"], forceNew: true });
-  sockets.push(socket);
+  const socket = server.open();
   const history: HistoryDecisionEvent[] = [];
   socket.on(SOCKET_EVENTS.historyDecision, (event: HistoryDecisionEvent) => history.push(event));
   await new Promise<void>((resolve) => socket.once("connect", resolve));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { API_KEY_MESSAGES, ApiKeySchema, MESSAGES, type AuthResponse, type VoteEvent } from "@sd/contracts";
-import { callApi, SmtpCapture, signInByMail, startStack, testEnv, type InProcessStack } from "@sd/all-in-one/testing";
+import { callApi, useStackWithMail } from "@sd/all-in-one/testing";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import {
   AuthenticationError,
@@ -25,23 +25,10 @@ const QUOTA = 30;
 const CATEGORIES = ["Yes", "No", "Wait until Monday"];
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-let stack: InProcessStack;
+const stack = useStackWithMail(emulator, { API_KEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), API_MONTHLY_QUOTA: String(QUOTA) });
 
-beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-  stack = await startStack(
-    testEnv(emulator.url, { SMTP_URL: smtp.url, API_KEY_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT), API_MONTHLY_QUOTA: String(QUOTA) }),
-  );
-});
-afterAll(async () => {
-  await stack?.close();
-  await smtp?.close();
-});
-
-let users = 0;
 /** A new account (each has its own monthly quota). */
-const newUser = () => signInByMail(stack.url, smtp, `sdk${++users}-${Date.now()}@example.com`);
+const newUser = () => stack.signIn();
 
 /** Creates a key the way the settings page does, and returns its id and secret. */
 async function createKey(user: AuthResponse, name = "SDK test"): Promise<{ id: string; secret: string }> {

@@ -14,11 +14,8 @@ import {
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { startProviderWorkers, type ProviderWorkers } from "@sd/provider-worker";
 import { createLogger } from "@sd/telemetry";
-import { testEnv } from "./testing/env";
 import { callApi, storedDecision } from "./testing/history";
-import { signInByMail } from "./testing/sign-in";
-import { SmtpCapture } from "./testing/smtp-capture";
-import { startStack, type InProcessStack } from "./testing/stack";
+import { useStackWithMail } from "./testing/stack-with-mail";
 
 const ADMIN_EMAIL = "admin@example.com";
 const ENDPOINTS = ["/api/admin/usage-stats", "/api/admin/recent-decisions", "/api/admin/system-health"] as const;
@@ -27,18 +24,6 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-
-beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-});
-afterAll(async () => {
-  await smtp?.close();
-});
-
-let n = 0;
-const signIn = (stack: InProcessStack, email = `someone${++n}-${Date.now()}@example.com`) => signInByMail(stack.url, smtp, email);
-
 /** A decision of `user` (null: anonymous) stamped `ago` ms before now. */
 function decision(user: { id: string; email: string } | null, ago: number, fields: Partial<StoredDecision> = {}): StoredDecision {
   return storedDecision({
@@ -51,15 +36,14 @@ function decision(user: { id: string; email: string } | null, ago: number, field
 }
 
 describe("admin usage stats and recent decisions over seeded decisions", () => {
-  let stack: InProcessStack;
+  const stack = useStackWithMail(emulator, { ADMIN_EMAILS: ADMIN_EMAIL });
   let admin: AuthResponse;
   const alice = { id: "u-alice", email: "alice@example.com" };
   const bob = { id: "u-bob", email: "bob@example.com" };
   let seeded: Record<string, StoredDecision>;
 
   beforeAll(async () => {
-    stack = await startStack(testEnv(emulator.url, { SMTP_URL: smtp.url, ADMIN_EMAILS: ADMIN_EMAIL }));
-    admin = await signIn(stack, ADMIN_EMAIL);
+    admin = await stack.signIn(ADMIN_EMAIL);
     const err = (providers: Record<string, string>) => ({ error_details: providers });
     seeded = {
       a1: decision(alice, 10 * MINUTE, { final_decision: "TypeScript", processing_time_ms: 1000, user_ip: "10.0.0.1", question: "a1?" }),
@@ -83,9 +67,6 @@ describe("admin usage stats and recent decisions over seeded decisions", () => {
     };
     for (const stored of Object.values(seeded)) expect(await stack.store.decisions.insertOnce(stored)).toBe(true);
   });
-  afterAll(async () => {
-    await stack?.close();
-  });
 
   const stats = async (query = ""): Promise<UsageStats> => {
     const answer = await callApi(stack.url, `/api/admin/usage-stats${query}`, admin.tokens.access_token);
@@ -94,7 +75,7 @@ describe("admin usage stats and recent decisions over seeded decisions", () => {
   };
 
   it("answers 401 without a token or with a bad one, and 403 for a signed-in non-admin, on every admin endpoint", async () => {
-    const someone = await signIn(stack);
+    const someone = await stack.signIn();
     for (const path of ENDPOINTS) {
       for (const token of [null, "not-a-token"]) {
         const answer = await callApi(stack.url, path, token);
@@ -204,7 +185,7 @@ describe("admin usage stats and recent decisions over seeded decisions", () => {
   });
 
   it("shows an active user by their account name when they have one", async () => {
-    const named = await signIn(stack);
+    const named = await stack.signIn();
     // Magic-link accounts have no name: the part of the email before "@" is shown.
     await stack.store.decisions.insertOnce(decision({ id: named.user.id, email: named.user.email }, HOUR, { user_ip: "10.0.0.1" }));
     const month = await stats();
@@ -249,18 +230,16 @@ describe("admin usage stats and recent decisions over seeded decisions", () => {
 });
 
 describe("admin system health from measured facts", () => {
-  let stack: InProcessStack;
+  // No provider workers in the stack: the test starts and stops them.
+  const stack = useStackWithMail(emulator, { ADMIN_EMAILS: ADMIN_EMAIL, ROLES: "gateway,aggregator", DECISION_TIMEOUT_MS: "60000" });
   let admin: AuthResponse;
   const running: ProviderWorkers[] = [];
 
   beforeAll(async () => {
-    // No provider workers in the stack: the test starts and stops them.
-    stack = await startStack(testEnv(emulator.url, { SMTP_URL: smtp.url, ADMIN_EMAILS: ADMIN_EMAIL, ROLES: "gateway,aggregator", DECISION_TIMEOUT_MS: "60000" }));
-    admin = await signIn(stack, ADMIN_EMAIL);
+    admin = await stack.signIn(ADMIN_EMAIL);
   });
   afterAll(async () => {
     for (const workers of running) await workers.close();
-    await stack?.close();
   });
 
   const health = async (query = ""): Promise<SystemHealth> => {

@@ -1,31 +1,17 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_MESSAGES } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { postJson } from "./testing/client";
-import { testEnv } from "./testing/env";
 import { magicLinkToken } from "./testing/sign-in";
-import { SmtpCapture } from "./testing/smtp-capture";
-import { startStack, type InProcessStack } from "./testing/stack";
+import { useStackWithMail } from "./testing/stack-with-mail";
 
 const REQUEST = "/api/auth/magic-link/request";
 const VERIFY = "/api/auth/magic-link/verify";
 const PUBLIC_URL = "https://decide.example.test";
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-let stack: InProcessStack;
-
-beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-  stack = await startStack(
-    testEnv(emulator.url, { SMTP_URL: smtp.url, PUBLIC_URL, MAGIC_LINK_PER_EMAIL_PER_HOUR: "3", MAGIC_LINK_PER_IP_PER_HOUR: "1000" }),
-  );
-});
-afterAll(async () => {
-  await stack?.close();
-  await smtp?.close();
-});
+const stack = useStackWithMail(emulator, { PUBLIC_URL, MAGIC_LINK_PER_EMAIL_PER_HOUR: "3", MAGIC_LINK_PER_IP_PER_HOUR: "1000" });
 
 const post = (path: string, body: unknown) => postJson(`${stack.url}${path}`, body);
 let n = 0;
@@ -37,7 +23,7 @@ describe("magic-link sign-in over real SMTP", () => {
     const requested = await post(REQUEST, { email: `  ${email.toUpperCase()} ` });
     expect(requested).toEqual({ status: 200, body: { message: AUTH_MESSAGES.magicLinkSent } });
 
-    const mail = await smtp.nextTo(email);
+    const mail = await stack.smtp.nextTo(email);
     expect(mail.subject).toMatch(/sign-in link/i);
     const { link, token } = magicLinkToken(mail.text);
     expect(link.startsWith(`${PUBLIC_URL}/auth/callback?token=`)).toBe(true);
@@ -73,8 +59,8 @@ describe("magic-link sign-in over real SMTP", () => {
     expect(forUnknown).toEqual(forKnown);
     expect(forKnown).toEqual({ status: 200, body: { message: AUTH_MESSAGES.magicLinkSent } });
     // Both get a link: a first sign-in is how an account is made.
-    await smtp.nextTo(known);
-    await smtp.nextTo(unknown);
+    await stack.smtp.nextTo(known);
+    await stack.smtp.nextTo(unknown);
     expect(await stack.store.users.findByEmail(unknown)).toBeNull();
   });
 
@@ -97,7 +83,7 @@ describe("magic-link sign-in over real SMTP", () => {
 
   async function signIn(email: string) {
     await post(REQUEST, { email });
-    const { token } = magicLinkToken((await smtp.nextTo(email)).text);
+    const { token } = magicLinkToken((await stack.smtp.nextTo(email)).text);
     const verified = await post(VERIFY, { token });
     expect(verified.status).toBe(200);
     return verified.body as { user: { id: string } };
@@ -105,13 +91,7 @@ describe("magic-link sign-in over real SMTP", () => {
 });
 
 describe("an expired magic link", () => {
-  let shortLived: InProcessStack;
-  beforeAll(async () => {
-    shortLived = await startStack(testEnv(emulator.url, { SMTP_URL: smtp.url, PUBLIC_URL, MAGIC_LINK_TTL_SECONDS: "1" }));
-  });
-  afterAll(async () => {
-    await shortLived?.close();
-  });
+  const shortLived = useStackWithMail(emulator, { PUBLIC_URL, MAGIC_LINK_TTL_SECONDS: "1" });
 
   it("is refused once its lifetime has passed", async () => {
     const email = freshEmail();
@@ -119,7 +99,7 @@ describe("an expired magic link", () => {
     // The server stored the link before answering, so it expires at the latest a second from now.
     const expiresBy = Date.now() + 1000;
     expect(requested.status).toBe(200);
-    const mail = await smtp.nextTo(email);
+    const mail = await shortLived.smtp.nextTo(email);
     expect(mail.text).toContain("1 second");
     const { token } = magicLinkToken(mail.text);
     await sleep(Math.max(0, expiresBy - Date.now()) + 10);

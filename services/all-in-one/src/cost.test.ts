@@ -10,9 +10,7 @@ import { DecisionFlow, createRedis, type Redis } from "@sd/queue";
 import { createLogger } from "@sd/telemetry";
 import { testEnv } from "./testing/env";
 import { callApi, storedDecision } from "./testing/history";
-import { signInByMail } from "./testing/sign-in";
-import { SmtpCapture } from "./testing/smtp-capture";
-import { startStack, type InProcessStack } from "./testing/stack";
+import { useStackWithMail } from "./testing/stack-with-mail";
 
 /**
  * Token usage and cost on real Redis, with the provider emulator reporting usage: OpenAI priced
@@ -27,36 +25,28 @@ const dollars = (usage: { input_tokens: number; output_tokens: number }, price: 
 const gpt4o = { input: GPT_4O.inputUsdPerMTok, output: GPT_4O.outputUsdPerMTok };
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-let stack: InProcessStack;
+const stack = useStackWithMail(emulator, () => ({
+  PROVIDERS: PROVIDERS.join(","),
+  // No key: answered by the built-in emulator, so simulated.
+  GEMINI_API_KEY: "",
+  SIMULATED_LATENCY_MS: "0",
+  CLAUDE_PRICE_INPUT_PER_MTOK: String(CLAUDE_PRICE.input),
+  CLAUDE_PRICE_OUTPUT_PER_MTOK: String(CLAUDE_PRICE.output),
+  LLAMA_VENDOR: "openai-compatible",
+  LLAMA_MODEL: "llama3.1",
+  LLAMA_API_KEY: "test-key",
+  LLAMA_BASE_URL: emulatorBaseUrl(emulator.url, "openai-compatible"),
+  LLAMA_TIMEOUT_MS: "2000",
+}));
 let redis: Redis;
 let owner: AuthResponse;
 
 beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-  stack = await startStack(
-    testEnv(emulator.url, {
-      SMTP_URL: smtp.url,
-      PROVIDERS: PROVIDERS.join(","),
-      // No key: answered by the built-in emulator, so simulated.
-      GEMINI_API_KEY: "",
-      SIMULATED_LATENCY_MS: "0",
-      CLAUDE_PRICE_INPUT_PER_MTOK: String(CLAUDE_PRICE.input),
-      CLAUDE_PRICE_OUTPUT_PER_MTOK: String(CLAUDE_PRICE.output),
-      LLAMA_VENDOR: "openai-compatible",
-      LLAMA_MODEL: "llama3.1",
-      LLAMA_API_KEY: "test-key",
-      LLAMA_BASE_URL: emulatorBaseUrl(emulator.url, "openai-compatible"),
-      LLAMA_TIMEOUT_MS: "2000",
-    }),
-  );
   redis = createRedis(stack.vars.REDIS_URL!, "cost-test");
-  owner = await signInByMail(stack.url, smtp, `cost-${randomUUID()}@example.com`);
+  owner = await stack.signIn(`cost-${randomUUID()}@example.com`);
 });
-afterAll(async () => {
+afterAll(() => {
   redis?.disconnect();
-  await stack?.close();
-  await smtp?.close();
 });
 
 /** A stored key of the owner's, as the key endpoints would create it. */

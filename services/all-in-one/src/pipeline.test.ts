@@ -7,12 +7,9 @@ import { LiveEvents, pendingProgress } from "@sd/live";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { DecisionFlow, ImageStash, createRedis, type Redis } from "@sd/queue";
 import { LiveClient, postJson } from "./testing/client";
-import { testEnv } from "./testing/env";
 import { callApi } from "./testing/history";
 import { jobData, keysHolding } from "./testing/redis-inspect";
-import { signInByMail } from "./testing/sign-in";
-import { SmtpCapture } from "./testing/smtp-capture";
-import { startStack, type InProcessStack } from "./testing/stack";
+import { useStackWithMail } from "./testing/stack-with-mail";
 
 const PUBLIC = "/api/ensembled-llm-categorical-decision-public";
 const SIGNED_IN = "/api/ensembled-llm-categorical-decision";
@@ -25,33 +22,25 @@ const randomImage = (bytes = 150_000) => `data:image/png;base64,${randomBytes(by
 const bytesOf = (image: string) => image.slice(2000, 2080);
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-let stack: InProcessStack;
+const stack = useStackWithMail(emulator, {
+  VOTE_ATTEMPTS: "3",
+  OPENAI_TIMEOUT_MS: "600",
+  GEMINI_TIMEOUT_MS: "600",
+  CLAUDE_TIMEOUT_MS: "600",
+  JWT_SECRET,
+});
 let redis: Redis;
 let prefix: string;
 
-beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-  stack = await startStack(
-    testEnv(emulator.url, {
-      VOTE_ATTEMPTS: "3",
-      OPENAI_TIMEOUT_MS: "600",
-      GEMINI_TIMEOUT_MS: "600",
-      CLAUDE_TIMEOUT_MS: "600",
-      SMTP_URL: smtp.url,
-      JWT_SECRET,
-    }),
-  );
+beforeAll(() => {
   prefix = stack.vars.QUEUE_PREFIX!;
   redis = createRedis(stack.vars.REDIS_URL!, "pipeline-test");
 });
-afterAll(async () => {
+afterAll(() => {
   redis?.disconnect();
-  await stack?.close();
-  await smtp?.close();
 });
 
-const signIn = () => signInByMail(stack.url, smtp, `pipeline-${randomUUID()}@example.com`);
+const signIn = () => stack.signIn(`pipeline-${randomUUID()}@example.com`);
 const decideAs = (token: string, body: unknown) => callApi(stack.url, SIGNED_IN, token, { body });
 
 /** Resolves once every live event published before the call has reached `client` (events share one ordered Redis channel). */

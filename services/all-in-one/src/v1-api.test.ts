@@ -21,34 +21,21 @@ import { startGateway, type Gateway } from "@sd/gateway";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { createLogger } from "@sd/telemetry";
 import { LiveClient } from "./testing/client";
-import { testEnv } from "./testing/env";
 import { callApi, type ApiAnswer } from "./testing/history";
-import { signInByMail } from "./testing/sign-in";
-import { SmtpCapture } from "./testing/smtp-capture";
-import { startStack, type InProcessStack } from "./testing/stack";
+import { useStackWithMail, type StackWithMail } from "./testing/stack-with-mail";
 
 const ENSEMBLE = "/v1/ensemble";
 const png = (bytes: number) => `data:image/png;base64,${Buffer.alloc(bytes, 1).toString("base64")}`;
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-
-beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-});
-afterAll(async () => {
-  await smtp?.close();
-});
-
-/** Environment of a test stack: many accounts sign in from this one test IP. */
-const stackEnv = (overrides: Record<string, string> = {}) =>
-  testEnv(emulator.url, { SMTP_URL: smtp.url, MAGIC_LINK_PER_IP_PER_HOUR: "1000", ...overrides });
+/** A test stack on which many accounts sign in from this one test IP. */
+const useStack = (overrides: Record<string, string>) => useStackWithMail(emulator, { MAGIC_LINK_PER_IP_PER_HOUR: "1000", ...overrides });
 
 /**
  * Another gateway replica on the same store and Redis as `stack` (as two pods share MongoDB and
  * Redis), logging into `logs` at the most verbose level.
  */
-async function startReplica(stack: InProcessStack, logs: string[] = []): Promise<Gateway> {
+async function startReplica(stack: StackWithMail, logs: string[] = []): Promise<Gateway> {
   const vars = { ...stack.vars, PORT: "0" };
   const env = loadEnv(gatewayEnv, vars);
   const configs = new Map(providersFromEnv([...new Set([...env.PROVIDERS, env.SUGGESTION_PROVIDER])], vars).map((c) => [c.id, c]));
@@ -64,9 +51,8 @@ interface Owner {
   bearer(path: string, init?: { method?: string; body?: unknown }): Promise<ApiAnswer>;
 }
 
-let n = 0;
-async function signIn(stack: InProcessStack): Promise<Owner> {
-  const auth = await signInByMail(stack.url, smtp, `v1-${++n}-${Date.now()}@example.com`);
+async function signIn(stack: StackWithMail): Promise<Owner> {
+  const auth = await stack.signIn();
   const bearer = (path: string, init: { method?: string; body?: unknown } = {}) => callApi(stack.url, path, auth.tokens.access_token, init);
   return {
     auth,
@@ -126,20 +112,18 @@ const scriptedResult = (decisionId: string): V1EnsembleResponse => ({
 const byName = (result: V1EnsembleResponse) => ({ ...result, vote_details: [...result.vote_details].sort((a, b) => a.llm_name.localeCompare(b.llm_name)) });
 
 describe("the public API on one deployment", () => {
-  let stack: InProcessStack;
+  const stack = useStack({ API_KEY_RATE_LIMIT_PER_MINUTE: "1000" });
   let replica: Gateway;
   const replicaLogs: string[] = [];
   let alice: Owner;
   let bob: Owner;
 
   beforeAll(async () => {
-    stack = await startStack(stackEnv({ API_KEY_RATE_LIMIT_PER_MINUTE: "1000" }));
     replica = await startReplica(stack, replicaLogs);
     [alice, bob] = [await signIn(stack), await signIn(stack)];
   });
   afterAll(async () => {
     await replica?.close();
-    await stack?.close();
   });
 
   const v1 = (path: string, init?: KeyCall) => call(stack.url, path, init);
@@ -491,16 +475,14 @@ describe("the public API on one deployment", () => {
 });
 
 describe("per-key rate limit and monthly quota", () => {
-  let stack: InProcessStack;
+  const stack = useStack({ API_KEY_RATE_LIMIT_PER_MINUTE: "3", API_MONTHLY_QUOTA: "4" });
   let replica: Gateway;
 
   beforeAll(async () => {
-    stack = await startStack(stackEnv({ API_KEY_RATE_LIMIT_PER_MINUTE: "3", API_MONTHLY_QUOTA: "4" }));
     replica = await startReplica(stack);
   });
   afterAll(async () => {
     await replica?.close();
-    await stack?.close();
   });
 
   it("counts a key's requests across replicas and answers the 4th in a minute with 429, Retry-After and the RateLimit headers", async () => {

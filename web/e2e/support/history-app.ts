@@ -12,6 +12,8 @@ export const HISTORY_PATH = "/api/decision-history";
 export interface HistoryApp extends BrowserApp {
   /** A new account signed in over HTTP (magic link read from the SMTP capture). */
   signIn(name: string): Promise<AuthResponse>;
+  /** The account of exactly `email` (created the first time), signed in the same way. */
+  signInAs(email: string): Promise<AuthResponse>;
   /** Hands a session to the page as the app keeps it (auth_user / auth_token), then opens `path`. */
   openAs(page: Page, auth: Pick<AuthResponse, "user" | "tokens">, path: string): Promise<void>;
   /** Asks the models through the authenticated endpoint as `auth`'s user; the decision is then stored. */
@@ -41,20 +43,13 @@ export function useHistoryApp(envOverrides: Record<string, string> = {}): Histor
   let n = 0;
   const extra: Omit<HistoryApp, keyof BrowserApp> = {
     async signIn(name) {
+      return extra.signInAs(`${name}.${++n}.${Date.now()}@example.com`);
+    },
+    async signInAs(email) {
       if (!smtp) throw new Error("the SMTP capture starts in beforeAll");
-      return signInByMail(app.url, smtp, `${name}.${++n}.${Date.now()}@example.com`);
+      return signInByMail(app.url, smtp, email);
     },
-    async openAs(page, { user, tokens }, path) {
-      await page.goto("/contact");
-      await page.evaluate(
-        ({ user, tokens }) => {
-          localStorage.setItem("auth_user", JSON.stringify(user));
-          localStorage.setItem("auth_token", JSON.stringify(tokens));
-        },
-        { user, tokens },
-      );
-      await page.goto(path);
-    },
+    openAs,
     async decide(auth, body) {
       const answer = await callApi(app.url, DECISION_PATH, auth.tokens.access_token, { body });
       if (answer.status !== 200) throw new Error(`decision answered ${answer.status}: ${answer.text}`);
@@ -74,6 +69,22 @@ export function useHistoryApp(envOverrides: Record<string, string> = {}): Histor
       return Reflect.get(target, key, receiver) as unknown;
     },
   });
+}
+
+/**
+ * Hands a session to the page as the app keeps it (auth_user / auth_token), then opens `path`; on
+ * the page's own app unless `base` names another one.
+ */
+export async function openAs(page: Page, { user, tokens }: Pick<AuthResponse, "user" | "tokens">, path: string, base = ""): Promise<void> {
+  await page.goto(`${base}/contact`);
+  await page.evaluate(
+    ({ user, tokens }) => {
+      localStorage.setItem("auth_user", JSON.stringify(user));
+      localStorage.setItem("auth_token", JSON.stringify(tokens));
+    },
+    { user, tokens },
+  );
+  await page.goto(`${base}${path}`);
 }
 
 /** A JWT whose `exp` has passed: the app reads it as an expired session (it never reaches the server). */

@@ -5,3 +5,4 @@ export * from "./redis-inspect";
 export * from "./processes";
 export * from "./accounts";
 export * from "./history";
+export * from "./stack-with-mail";
