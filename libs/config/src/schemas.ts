@@ -128,6 +128,17 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   TRUST_PROXY: intFromEnv(0),
   /** Requests per minute per IP on the public decision and suggestion endpoints. */
   RATE_LIMIT_PER_MINUTE: intFromEnv(30, 1),
+  /**
+   * Request-body megabytes per minute per IP on the decision endpoints (web and /v1), counted
+   * with the requests: images are held in Redis while their decision runs, so one address may
+   * not fill it. 100 MB is two decisions with three 10 MB images each, per minute.
+   */
+  RATE_LIMIT_MB_PER_MINUTE: intFromEnv(100, 1),
+  /**
+   * Longest a Redis command on the request path may take before the request answers 503 (Redis
+   * hung). An unreachable Redis fails at once; a request never waits out an outage.
+   */
+  REDIS_COMMAND_TIMEOUT_MS: intFromEnv(2000, 100),
   /** Waitlist and job-application submissions per hour per IP. */
   FORMS_RATE_LIMIT_PER_HOUR: intFromEnv(20, 1),
   /** SMTP server for product mail, e.g. smtp://user:pass@smtp.example.com:587; unset in development logs mail instead. */

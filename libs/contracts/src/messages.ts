@@ -10,4 +10,8 @@ export const MESSAGES = {
   imagesTooLarge: "Images are too large. Please try with smaller images or fewer images.",
   suggestionQuestionRequired: "Question is required",
   noValidDecision: "No valid decision could be reached from any LLM provider",
+  /** 503 while Redis (the decision queue) is unreachable: a request that needs it fails at once instead of hanging. */
+  serviceUnavailable: "Smart Decision is temporarily unavailable. Please try again in a moment.",
+  /** 503 when the queue restarted without persistence while the decision was in flight: its state is gone, so it never finishes. */
+  decisionLost: "Your decision was lost because the decision queue restarted. Please submit it again.",
 } as const;

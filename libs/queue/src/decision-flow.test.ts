@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { UnrecoverableError, type Worker } from "bullmq";
 import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse } from "@sd/contracts";
-import { DecisionFlow, DecisionTimeoutError } from "./decision-flow";
-import { createRedis } from "./redis";
+import { DecisionFlow, DecisionLostError, DecisionTimeoutError } from "./decision-flow";
+import { createRedis, createRequestRedis } from "./redis";
 import { createWorker } from "./workers";
 
 const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "decision-flow-test");
@@ -123,5 +123,62 @@ describe("DecisionFlow: waiting for and looking up a decision by its id", () => 
     await closing.close();
     expect(await Promise.all(outcomes)).toEqual(["The gateway is shutting down.", "The gateway is shutting down."]);
     await expect(closing.waitForDecision(randomUUID(), 60_000)).rejects.toThrow("The gateway is shutting down.");
+  });
+});
+
+describe("DecisionFlow: a Redis restart and a shutdown", () => {
+  it("ends the wait of a decision whose flow vanished (Redis restarted without persistence) as soon as it reconnects, and keeps waiting for one that survived", async () => {
+    // Two deployments on one connection, no worker serving either: their decisions stay queued.
+    const [lostPrefix, keptPrefix] = [`sdtest-lost-${randomUUID().slice(0, 8)}`, `sdtest-kept-${randomUUID().slice(0, 8)}`];
+    const connection = createRequestRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "lost-flow-test", 2000);
+    const [losing, keeping] = [new DecisionFlow(connection, lostPrefix, 1), new DecisionFlow(connection, keptPrefix, 1)];
+    try {
+      await Promise.all([losing.ready(), keeping.ready()]);
+      const [lost, kept] = [randomUUID(), randomUUID()];
+      await losing.enqueue(decision(lost));
+      await keeping.enqueue(decision(kept));
+      const outcome = (flow: DecisionFlow, id: string) =>
+        flow.waitForDecision(id, 60_000).then(
+          () => "resolved",
+          (error: Error) => error,
+        );
+      const [lostOutcome, keptOutcome] = [outcome(losing, lost), outcome(keeping, kept)];
+      // What a restart without persistence leaves of a deployment's flows: nothing.
+      const lostKeys = await redis.keys(`${lostPrefix}:*`);
+      expect(lostKeys.length).toBeGreaterThan(0);
+      await redis.del(...lostKeys);
+      const reconnected = new Promise((resolve) => connection.once("ready", resolve));
+      connection.disconnect(true);
+      await reconnected;
+      expect(await lostOutcome).toBeInstanceOf(DecisionLostError);
+      await keeping.close();
+      expect(await keptOutcome).toMatchObject({ message: "The gateway is shutting down." });
+    } finally {
+      await Promise.all([losing.close(), keeping.close()]);
+      for (const prefix of [lostPrefix, keptPrefix]) {
+        const keys = await redis.keys(`${prefix}:*`);
+        if (keys.length > 0) await redis.del(...keys);
+      }
+      connection.disconnect();
+    }
+  });
+
+  it("drain resolves once the last waiting request has its answer, or after its timeout", async () => {
+    const id = randomUUID();
+    await flow.enqueue(decision(id));
+    const waiting = flow.waitForDecision(id, 20_000);
+    await whenStarted(id);
+    let drained = false;
+    const draining = flow.drain(20_000).then(() => (drained = true));
+    expect(drained).toBe(false);
+    settle.get(id)!.finish(response(id));
+    await waiting;
+    await draining;
+    expect(drained).toBe(true);
+    // Nothing to wait for: at once. A wait that does not end: after the timeout.
+    await flow.drain(20_000);
+    const stuck = flow.waitForDecision(randomUUID(), 60_000).catch(() => undefined);
+    await flow.drain(50);
+    void stuck;
   });
 });

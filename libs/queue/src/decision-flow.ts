@@ -9,6 +9,7 @@ import {
   type DecisionResponse,
   type VoteJob,
 } from "@sd/contracts";
+import { patientDuplicate } from "./redis";
 import { voteJobOptions } from "./vote-policy";
 
 /** Attempts at writing a decision: the store may be briefly unreachable. */
@@ -26,6 +27,27 @@ export class DecisionTimeoutError extends Error {
   constructor(decisionId: string, timeoutMs: number) {
     super(`Decision ${decisionId} timed out: no result after ${timeoutMs} ms`);
   }
+}
+
+/**
+ * The decision's flow is gone from Redis while a client waited for it: Redis restarted without
+ * persistence (or lost its data). Nothing will ever finish it, so the client is told at once
+ * instead of waiting out its timeout.
+ */
+export class DecisionLostError extends Error {
+  override readonly name = "DecisionLostError";
+  constructor(decisionId: string) {
+    super(`Decision ${decisionId} was lost: its flow is no longer in Redis`);
+  }
+}
+
+/** A client's wait for one decision's result. */
+interface Wait {
+  decisionId: string;
+  /** Ends the wait with an error (shutdown, timeout, lost flow). */
+  abort: (error: Error) => void;
+  /** Reads the decision's state from Redis and settles the wait if it finished or vanished. */
+  check: () => Promise<void>;
 }
 
 /** A decision whose flow is in Redis: its owner and where it stands. */
@@ -48,12 +70,18 @@ export class DecisionFlow {
   private readonly eventsConnection: Redis;
   /** The aggregate queue, to read a decision's parent job by id. */
   private readonly aggregate: Queue<AggregateJob, DecisionResponse>;
-  /** Waits in progress, ended with an error when the flow closes (so a shutdown never waits out their timeouts). */
-  private readonly waits = new Set<(error: Error) => void>();
+  /** Waits in progress: checked again after a reconnect, ended with an error when the flow closes. */
+  private readonly waits = new Set<Wait>();
+  /** Resolvers of `drain`, called when the last wait ends. */
+  private readonly drained = new Set<() => void>();
   private closed = false;
 
+  /**
+   * `connection` serves the request path: with the offline queue off (`createRequestRedis`) an
+   * enqueue while Redis is away fails at once. The result stream is read on a patient duplicate.
+   */
   constructor(
-    connection: Redis,
+    private readonly connection: Redis,
     private readonly prefix: string,
     private readonly voteAttempts: number,
   ) {
@@ -61,12 +89,19 @@ export class DecisionFlow {
     // Every request waiting for its result listens for the producer closing; they are many by design.
     this.producer.setMaxListeners(0);
     // QueueEvents blocks on a stream read, so it needs its own connection (BullMQ leaves closing it to us).
-    this.eventsConnection = connection.duplicate();
+    this.eventsConnection = patientDuplicate(connection, "decision-results");
     this.events = new QueueEvents(AGGREGATE_QUEUE, { connection: this.eventsConnection, prefix });
     // Every wait listens for its own decision's events.
     this.events.setMaxListeners(0);
     this.aggregate = new Queue(AGGREGATE_QUEUE, { connection, prefix });
+    // Redis comes back after an outage or a restart: a flow that did not survive it (no
+    // persistence) will never finish, and one that finished meanwhile may have been missed.
+    connection.on("ready", this.recheckWaits);
   }
+
+  private readonly recheckWaits = () => {
+    for (const wait of [...this.waits]) void wait.check().catch(() => undefined);
+  };
 
   async ready(): Promise<void> {
     await this.events.waitUntilReady();
@@ -127,7 +162,8 @@ export class DecisionFlow {
         clearTimeout(timer);
         events.off(completed, onCompleted);
         events.off(failed, onFailed);
-        this.waits.delete(abort);
+        this.waits.delete(wait);
+        if (this.waits.size === 0) for (const resolveDrain of [...this.drained]) resolveDrain();
       };
       const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
         finish();
@@ -141,22 +177,42 @@ export class DecisionFlow {
         finish();
         reject(error);
       };
+      const check = async (missing: "wait" | "lost") => {
+        if (missing === "lost" && !(await Job.fromId(this.aggregate, decisionId))) return abort(new DecisionLostError(decisionId));
+        // The state first, then the job: a job read before it finished would carry no result yet.
+        const state = await this.aggregate.getJobState(decisionId);
+        if (state !== "completed" && state !== "failed") return;
+        const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, decisionId);
+        if (!job) return;
+        if (state === "completed") onCompleted({ returnvalue: job.returnvalue });
+        else onFailed({ failedReason: job.failedReason });
+      };
       const timer = setTimeout(() => abort(new DecisionTimeoutError(decisionId, timeoutMs)), timeoutMs);
+      // After a reconnect an unknown job is a lost one. At first it may not be enqueued yet (a
+      // concurrent request with the same idempotency key is about to enqueue it).
+      const wait: Wait = { decisionId, abort, check: () => check("lost") };
       // Listen first, then look: a job that finishes in between is seen by one or the other.
       events.on(completed, onCompleted);
       events.on(failed, onFailed);
-      this.waits.add(abort);
-      // The state first, then the job: a job read before it finished would carry no result yet.
-      void this.aggregate
-        .getJobState(decisionId)
-        .then(async (state) => {
-          if (state !== "completed" && state !== "failed") return;
-          const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, decisionId);
-          if (!job) return;
-          if (state === "completed") onCompleted({ returnvalue: job.returnvalue });
-          else onFailed({ failedReason: job.failedReason });
-        })
-        .catch(abort);
+      this.waits.add(wait);
+      check("wait").catch(abort);
+    });
+  }
+
+  /**
+   * Resolves once no client waits for a result, or after `timeoutMs`: a gateway shutting down
+   * answers the requests it accepted before it closes the flow.
+   */
+  drain(timeoutMs: number): Promise<void> {
+    if (this.waits.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.drained.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.drained.add(done);
     });
   }
 
@@ -177,7 +233,8 @@ export class DecisionFlow {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const abort of [...this.waits]) abort(new Error(SHUTTING_DOWN));
+    this.connection.off("ready", this.recheckWaits);
+    for (const wait of [...this.waits]) wait.abort(new Error(SHUTTING_DOWN));
     await Promise.all([this.producer.close(), this.events.close(), this.aggregate.close()]);
     this.eventsConnection.disconnect();
   }

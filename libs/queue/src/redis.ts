@@ -1,11 +1,66 @@
 import { Redis } from "ioredis";
 
+/** Reconnect delay after the n-th failed attempt: quick at first, then every 2 s for as long as Redis is away. */
+const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
+
 /**
- * A Redis connection as BullMQ wants it: commands wait for a reconnect instead of failing
- * (`maxRetriesPerRequest: null`), so a Redis restart pauses work rather than losing it.
+ * A connection for work that should wait out a Redis restart rather than fail (workers, the
+ * aggregator, the stream reader that waits for results, live progress): commands wait for the
+ * reconnect (`maxRetriesPerRequest: null`, as BullMQ requires for blocking connections).
  */
 export function createRedis(url: string, name: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, connectionName: name, lazyConnect: false });
+  return new Redis(url, { maxRetriesPerRequest: null, connectionName: name, lazyConnect: false, retryStrategy: reconnectDelay });
+}
+
+/**
+ * A connection for the request path (the gateway's HTTP handlers): while Redis is unreachable a
+ * command fails at once (no offline queue) or after `commandTimeoutMs` (Redis hung), so a client
+ * gets a 503 in about a second instead of a request that hangs for the outage. It keeps
+ * reconnecting in the background, so everything works again as soon as Redis is back.
+ */
+export function createRequestRedis(url: string, name: string, commandTimeoutMs: number): Redis {
+  return new Redis(url, {
+    connectionName: name,
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: Math.max(1000, commandTimeoutMs),
+    retryStrategy: reconnectDelay,
+  });
+}
+
+/** Resolves once the connection is ready for commands (a request-path connection refuses them until then). */
+export function whenReady(redis: Redis): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => redis.once("ready", () => resolve()));
+}
+
+/**
+ * A connection like `connection` but patient (see `createRedis`): for blocking reads such as
+ * BullMQ's QueueEvents, which a command timeout would cut and which must resume after an outage.
+ */
+export function patientDuplicate(connection: Redis, name: string): Redis {
+  return connection.duplicate({ connectionName: name, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
+}
+
+/** Texts ioredis rejects a command with when Redis cannot be reached (it gives these errors no code). */
+const UNREACHABLE_MESSAGES = [
+  "Stream isn't writeable and enableOfflineQueue options is false",
+  "Command timed out",
+  "Connection is closed.",
+];
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"]);
+
+/** Whether `error` (or its cause) means Redis could not be reached, as opposed to a bug or a refused command. */
+export function isRedisUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    if (current.name === "MaxRetriesPerRequestError") return true;
+    if (UNREACHABLE_MESSAGES.some((text) => current instanceof Error && current.message.startsWith(text))) return true;
+    const code = (current as NodeJS.ErrnoException).code;
+    if (code !== undefined && UNREACHABLE_CODES.has(code)) return true;
+  }
+  return false;
 }
 
 /** Fails fast, with instructions, when Redis is not reachable at start. */

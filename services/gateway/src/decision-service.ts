@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { ConfigError, type GatewayEnv } from "@sd/config";
-import { DEFAULT_ENSEMBLE_MODE, type DecisionRequest, type DecisionResponse, type ProviderId } from "@sd/contracts";
+import { DEFAULT_ENSEMBLE_MODE, MESSAGES, type DecisionRequest, type DecisionResponse, type ProviderId } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis, type ThroughputRecorder } from "@sd/queue";
+import { DecisionLostError, DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis, type ThroughputRecorder } from "@sd/queue";
 import { HttpError } from "./http/errors";
 
 /** Longest default vote deadline; unset, the votes also get at most half the HTTP wait, the rest left for queueing and writing the decision. */
@@ -66,17 +66,51 @@ export class DecisionService {
    * fix the id beforehand (an idempotency record names it before the decision exists).
    */
   async submit(request: DecisionRequest, requester: Requester, decisionId: string = randomUUID()): Promise<string> {
-    const { flow, images, live, throughput, providers } = this.deps;
     const decision_id = decisionId;
     const request_id = request.request_id ?? null;
     const received_at = Date.now();
     if (request_id !== null) await this.claimRequestId(request_id, decision_id);
-
-    const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
-    if (request_id !== null) for (const provider of providers) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
-    // Before the enqueue, so the aggregator's removal can never come first.
-    await throughput.decisionStarted(decision_id);
     try {
+      await this.enqueue(request, requester, decision_id, received_at);
+    } catch (error) {
+      // Not enqueued (Redis went away midway): the client may send the same request_id again.
+      if (request_id !== null) await this.releaseRequestId(request_id, decision_id).catch(() => undefined);
+      throw error;
+    }
+    return decision_id;
+  }
+
+  /**
+   * The aggregator's result for a submitted decision, whichever request submitted it; a 504 after
+   * DECISION_TIMEOUT_MS (the decision still completes and is stored); a 503 as soon as its flow is
+   * found gone after a Redis restart without persistence (it would never complete).
+   */
+  async wait(decisionId: string): Promise<DecisionResponse> {
+    try {
+      return await this.deps.flow.waitForDecision(decisionId, this.deps.timeoutMs);
+    } catch (error) {
+      if (error instanceof DecisionTimeoutError) {
+        throw new HttpError(504, "The models are taking too long to answer. Please try again in a moment.");
+      }
+      if (error instanceof DecisionLostError) throw new HttpError(503, MESSAGES.decisionLost);
+      throw error;
+    }
+  }
+
+  /** The decision's flow while Redis keeps it (in flight, or finished within the hour), else null. */
+  inFlight(decisionId: string): Promise<DecisionInFlight | null> {
+    return this.deps.flow.lookup(decisionId);
+  }
+
+  /** Stores the images, counts the decision in flight and enqueues its flow; undoes what it did if a step fails. */
+  private async enqueue(request: DecisionRequest, requester: Requester, decision_id: string, received_at: number): Promise<void> {
+    const { flow, images, live, throughput, providers } = this.deps;
+    const request_id = request.request_id ?? null;
+    const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
+    try {
+      if (request_id !== null) for (const provider of providers) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
+      // Before the enqueue, so the aggregator's removal can never come first.
+      await throughput.decisionStarted(decision_id);
       await flow.enqueue({
         decision_id,
         request_id,
@@ -97,35 +131,24 @@ export class DecisionService {
     } catch (error) {
       // Nothing will read them: do not leave up to 30 MB in Redis until they expire.
       await images.delete(imageRefs).catch(() => undefined);
-      await throughput.decisionEnded(decision_id, false);
+      await throughput.decisionEnded(decision_id, false).catch(() => undefined);
       throw error;
     }
-    return decision_id;
-  }
-
-  /**
-   * The aggregator's result for a submitted decision, whichever request submitted it; a 504 after
-   * DECISION_TIMEOUT_MS (the decision still completes and is stored).
-   */
-  async wait(decisionId: string): Promise<DecisionResponse> {
-    try {
-      return await this.deps.flow.waitForDecision(decisionId, this.deps.timeoutMs);
-    } catch (error) {
-      if (error instanceof DecisionTimeoutError) {
-        throw new HttpError(504, "The models are taking too long to answer. Please try again in a moment.");
-      }
-      throw error;
-    }
-  }
-
-  /** The decision's flow while Redis keeps it (in flight, or finished within the hour), else null. */
-  inFlight(decisionId: string): Promise<DecisionInFlight | null> {
-    return this.deps.flow.lookup(decisionId);
   }
 
   /** A request id names one decision's room; reusing it would mix two decisions' events. */
   private async claimRequestId(requestId: string, decisionId: string): Promise<void> {
-    const claimed = await this.deps.redis.set(`${this.deps.flow.keyPrefix}:request:${requestId}`, decisionId, "EX", 24 * 3600, "NX");
+    const claimed = await this.deps.redis.set(this.requestIdKey(requestId), decisionId, "EX", 24 * 3600, "NX");
     if (claimed === null) throw new HttpError(409, "This request_id was already used. Send a new UUID for each decision.");
+  }
+
+  /** Frees a request id whose decision was never enqueued, if it still names that decision. */
+  private async releaseRequestId(requestId: string, decisionId: string): Promise<void> {
+    const key = this.requestIdKey(requestId);
+    if ((await this.deps.redis.get(key)) === decisionId) await this.deps.redis.del(key);
+  }
+
+  private requestIdKey(requestId: string): string {
+    return `${this.deps.flow.keyPrefix}:request:${requestId}`;
   }
 }

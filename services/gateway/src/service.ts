@@ -12,6 +12,9 @@ import {
   ThroughputReader,
   ThroughputRecorder,
   createRedis,
+  createRequestRedis,
+  whenReady,
+  type Redis,
 } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
@@ -47,15 +50,35 @@ function assertImageTtlCoversDecisions(env: GatewayEnv): void {
   }
 }
 
+/** Logs an outage once when it starts and once when Redis is back (ioredis reports every reconnect attempt). */
+function logRedisOutages(redis: Redis, logger: Logger): void {
+  let down = false;
+  redis.on("error", (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn({ err: error }, "Redis is unreachable: requests that need it answer 503 until it is back");
+  });
+  redis.on("ready", () => {
+    if (!down) return;
+    down = false;
+    logger.info("Redis is reachable again");
+  });
+}
+
 export async function startGateway(env: GatewayEnv, store: Store, providers: GatewayProviders, logger: Logger): Promise<Gateway> {
   assertImageTtlCoversDecisions(env);
   const voteDeadline = voteDeadlineMs(env);
   // First, so a missing production secret stops the start before any connection is opened.
   const jwtSecret = await resolveJwtSecret(env);
   const apiKeyEncryptionKey = await resolveApiKeyEncryptionKey(env);
-  const redis = createRedis(env.REDIS_URL, "gateway");
+  // The request path fails fast while Redis is away (a 503 in about a second, not a hang)...
+  const redis = createRequestRedis(env.REDIS_URL, "gateway", env.REDIS_COMMAND_TIMEOUT_MS);
+  logRedisOutages(redis, logger);
+  // ...while live progress waits for it: an event published during a blip is late, not lost.
+  const liveRedis = createRedis(env.REDIS_URL, "gateway-live");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
-  await flow.ready();
+  // Listen only once both answer: the first requests must not meet a connection still opening.
+  await Promise.all([whenReady(redis), flow.ready()]);
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
   // A decision still in flight after this long was lost (a crash between enqueue and write): past
   // the HTTP wait and the aggregator's retries, with room for votes retried after the wait ended.
@@ -64,7 +87,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const decisions = new DecisionService({
     flow,
     images: new ImageStash(redis, env.QUEUE_PREFIX),
-    live: new LiveEvents(redis, env.QUEUE_PREFIX),
+    live: new LiveEvents(liveRedis, env.QUEUE_PREFIX),
     throughput: new ThroughputRecorder(redis, env.QUEUE_PREFIX, inFlightHorizonMs, (error) =>
       logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
     ),
@@ -117,7 +140,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const http = createServer(requestTimeoutOptions(timeouts), app);
   closeStalledBodies(http, timeouts.idleMs);
   const live = attachLiveSocket(http, {
-    redis,
+    redis: liveRedis,
     prefix: env.QUEUE_PREFIX,
     corsOrigins: env.CORS_ORIGINS,
     verifyAccessToken: (token) => auth.verifyAccessToken(token),
@@ -137,9 +160,15 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   return {
     url,
     async close() {
+      // No new connections; the requests already accepted get their decisions (the workers and
+      // the aggregator, here or elsewhere, are still running), within the wait they were promised.
+      http.close();
+      http.closeIdleConnections();
+      await flow.drain(env.DECISION_TIMEOUT_MS);
       await live.close();
       await Promise.all([flow.close(), queues.close(), throughputReader.close(), queueView.close()]);
       redis.disconnect();
+      liveRedis.disconnect();
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from "express";
 import type { z } from "zod";
 import { IMAGE_TOO_LARGE, MESSAGES } from "@sd/contracts";
+import { isRedisUnavailable } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 
 /** An error with the status and `detail` the client sees (errors are read from `detail`). */
@@ -28,10 +29,12 @@ export function fromValidation(error: z.ZodError): HttpError {
   return new HttpError(400, issue.message, titles.get(issue.message));
 }
 
-/** Known errors keep their status and text; body-parser failures get ours; anything else is logged and hidden. */
+/** Known errors keep their status and text; body-parser failures get ours; Redis outages are 503s; anything else is logged and hidden. */
 export function toHttpError(error: unknown, logger: Logger): HttpError {
   const bodyError = error as { type?: string; status?: number };
   if (error instanceof HttpError) return error;
+  // Redis is down or hung: a clear, retryable 503 (the request path never waits out an outage).
+  if (isRedisUnavailable(error)) return new HttpError(503, MESSAGES.serviceUnavailable);
   if (bodyError.type === "entity.too.large") return new HttpError(413, MESSAGES.imagesTooLarge);
   if (bodyError.type === "entity.parse.failed") return new HttpError(400, "The request body is not valid JSON.");
   if (typeof bodyError.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {

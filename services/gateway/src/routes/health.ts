@@ -1,8 +1,9 @@
 import { Router } from "express";
 import type { QueueInspector } from "@sd/queue";
+import { checkReady } from "@sd/runtime";
 import { queueDepth, registry } from "@sd/telemetry";
 
-/** /health: the process is up. /ready: Redis and the store answer. /metrics: Prometheus text. */
+/** /health: the process is up. /ready: Redis and the store answer, within a second. /metrics: Prometheus text. */
 export function healthRoutes(ready: () => Promise<void>, queues: QueueInspector): Router {
   const router = Router();
   router.get("/health", (_req, res) => {
@@ -10,7 +11,7 @@ export function healthRoutes(ready: () => Promise<void>, queues: QueueInspector)
   });
   router.get("/ready", async (_req, res) => {
     try {
-      await ready();
+      await checkReady(ready);
       res.json({ status: "ready" });
     } catch (error) {
       res.status(503).json({ status: "unavailable", detail: (error as Error).message });
