@@ -12,7 +12,7 @@ import type { DecisionService } from "./decision-service";
 import { errorHandler, HttpError } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
 import { httpMetrics, requestLogging } from "./http/observability";
-import { perIpRateLimit } from "./http/rate-limit";
+import { perIpByteLimit, perIpRateLimit, recordBodyBytes } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { decisionHistoryRoutes } from "./routes/decision-history";
 import { decisionRoutes } from "./routes/decisions";
@@ -53,15 +53,17 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   if (env.CORS_ORIGINS.length > 0) app.use(cors({ origin: env.CORS_ORIGINS }));
   app.use(healthRoutes(ready, queues));
   app.use(requestLogging(logger), httpMetrics());
-  app.use(express.json({ limit: `${env.BODY_LIMIT_MB}mb` }));
+  app.use(express.json({ limit: `${env.BODY_LIMIT_MB}mb`, verify: recordBodyBytes }));
 
   const publicLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "public", env.RATE_LIMIT_PER_MINUTE);
+  // Bodies of the endpoints whose images Redis holds while their decisions run.
+  const byteLimit = perIpByteLimit(redis, env.QUEUE_PREFIX, env.RATE_LIMIT_MB_PER_MINUTE);
   const formLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "forms", env.FORMS_RATE_LIMIT_PER_HOUR, 60 * 60_000);
   app.use(
     "/api",
     providerRoutes(deciders),
     auth.routes,
-    decisionRoutes(decisions, publicLimit, auth.requireUser, auth.perUserLimit),
+    decisionRoutes({ decisions, publicLimit, byteLimit, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
     decisionHistoryRoutes(store, auth.requireUser),
     imageAssetRoutes(store, auth.optionalUser),
     suggestionRoutes(suggester, publicLimit, logger),
@@ -74,7 +76,7 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   // The public REST API and the external history path, with SD-API-KEY instead of a bearer token:
   // the history list is the web app's handler behind the key check.
   const keyHistory = decisionHistoryRoutes(store, apiKeys.keyAccess);
-  app.use("/v1", v1Routes({ store, decisions, idempotency: apiKeys.idempotency, keyAccess: apiKeys.keyAccess, history: keyHistory }));
+  app.use("/v1", v1Routes({ store, decisions, idempotency: apiKeys.idempotency, keyAccess: apiKeys.keyAccess, byteLimit, history: keyHistory }));
   app.get("/decision-history", keyHistory);
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(openApiRoutes());

@@ -1,9 +1,53 @@
-import type { Request, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Request, RequestHandler, Response } from "express";
 import { rateLimit } from "express-rate-limit";
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import type { Redis } from "@sd/queue";
 
 const MINUTE = 60_000;
+const MEGABYTE = 1024 * 1024;
+
+/** Where the JSON parser leaves the size of the body it read (see `recordBodyBytes`). */
+const BODY_BYTES = "bodyBytes";
+
+/** `verify` hook of express.json: remembers how many bytes the body had, for `perIpByteLimit`. */
+export function recordBodyBytes(_req: IncomingMessage, res: ServerResponse, body: Buffer): void {
+  // Express hands the parser its own response, which carries `locals`.
+  (res as Response).locals[BODY_BYTES] = body.length;
+}
+
+/**
+ * Request-body bytes per minute per IP, shared by every gateway replica (counted in Redis): a
+ * decision's images are held in Redis while it runs, so the number of requests alone would let
+ * one address fill it with 45 MB bodies. Runs after the body is parsed and counts what was read
+ * (a chunked body declares no length); a request past the budget is answered 429 before anything
+ * is stored, and does not count (a smaller one may still fit). A request larger than the whole
+ * budget is always refused.
+ */
+export function perIpByteLimit(redis: Redis, prefix: string, megabytesPerMinute: number): RequestHandler {
+  const limiter = new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `${prefix}:rate:bytes`,
+    points: megabytesPerMinute * MEGABYTE,
+    duration: MINUTE / 1000,
+  });
+  return (req, res, next) => {
+    const bytes = Number(res.locals[BODY_BYTES] ?? 0);
+    if (bytes === 0) return next();
+    const ip = req.ip ?? "unknown";
+    limiter.consume(ip, bytes).then(
+      () => next(),
+      async (rejection: unknown) => {
+        if (!(rejection instanceof RateLimiterRes)) return next(rejection);
+        // A refused body never reaches Redis: it does not use up what is left of the budget.
+        await limiter.reward(ip, bytes).catch(() => undefined);
+        res.set("Retry-After", String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
+        res.status(429).json({ detail: "Too many requests. Please wait a minute and try again." });
+      },
+    );
+  };
+}
 
 /** Per-IP limit shared by every gateway replica (counters live in Redis). */
 export function perIpRateLimit(redis: Redis, prefix: string, name: string, limit: number, windowMs = MINUTE) {

@@ -9,13 +9,24 @@ import { parseBody } from "../http/validate";
  * POST /api/ensembled-llm-categorical-decision (bearer): the same for a signed-in user; the stored
  * decision names the user and its images are kept as the user's image assets.
  */
-export function decisionRoutes(decisions: DecisionService, rateLimit: RequestHandler, requireUser: RequestHandler, userRateLimit: RequestHandler): Router {
+export interface DecisionRouteDeps {
+  decisions: DecisionService;
+  /** Requests per minute per IP (the public endpoint). */
+  publicLimit: RequestHandler;
+  /** Body bytes per minute per IP (both endpoints: images are held in Redis while a decision runs). */
+  byteLimit: RequestHandler;
+  requireUser: RequestHandler;
+  /** Requests per minute per user (the signed-in endpoint). */
+  userLimit: RequestHandler;
+}
+
+export function decisionRoutes({ decisions, publicLimit, byteLimit, requireUser, userLimit }: DecisionRouteDeps): Router {
   const router = Router();
-  router.post("/ensembled-llm-categorical-decision-public", rateLimit, async (req, res) => {
+  router.post("/ensembled-llm-categorical-decision-public", publicLimit, byteLimit, async (req, res) => {
     const request = parseBody(DecisionRequestSchema, req);
     res.json(await decisions.decide(request, { ip: req.ip ?? null, user: null }));
   });
-  router.post("/ensembled-llm-categorical-decision", requireUser, userRateLimit, async (req, res) => {
+  router.post("/ensembled-llm-categorical-decision", requireUser, userLimit, byteLimit, async (req, res) => {
     const request = parseBody(DecisionRequestSchema, req);
     const { userId, email } = signedInUser(res);
     res.json(await decisions.decide(request, { ip: req.ip ?? null, user: { id: userId, email } }));

@@ -48,6 +48,8 @@ export interface V1RouteDeps {
   idempotency: IdempotencyRecords;
   /** SD-API-KEY authentication, the per-key rate limit and the monthly quota (see `keyAccess`). */
   keyAccess: RequestHandler;
+  /** Body bytes per minute per IP, before the key is charged (see `perIpByteLimit`). */
+  byteLimit: RequestHandler;
   /** The web app's decision-history routes with `keyAccess` in place of the bearer check. */
   history: RequestHandler;
 }
@@ -62,7 +64,7 @@ export interface V1RouteDeps {
  * body is a 422.
  * GET /v1/decision-history is the web app's history list (same filters and paging) behind the key check.
  */
-export function v1Routes({ store, decisions, idempotency, keyAccess, history }: V1RouteDeps): Router {
+export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, history }: V1RouteDeps): Router {
   const router = Router();
   // Only the list: the history router also serves /decision-history/{id}, which is not part of this API.
   router.get("/decision-history", history);
@@ -79,7 +81,7 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, history }: 
     return toV1EnsembleResponse(stored);
   }
 
-  router.post("/ensemble", keyAccess, async (req, res) => {
+  router.post("/ensemble", byteLimit, keyAccess, async (req, res) => {
     const key = currentApiKey(res);
     const body = parseBody(V1EnsembleRequestSchema, req);
     const idempotencyKey = readIdempotencyKey(req);
