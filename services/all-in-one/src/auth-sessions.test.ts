@@ -74,7 +74,7 @@ describe("access tokens", () => {
     expect(payload.exp! - payload.iat!).toBe(900);
   });
 
-  it("accept a correctly signed token (the control for the cases below)", async () => {
+  it("accept a correctly signed token (forged and misused tokens are refused in security.test.ts)", async () => {
     expect(await adminCheck(session.tokens.access_token)).toEqual({ status: 200, body: { is_admin: false } });
     expect(await adminCheck(forge(session.tokens.access_token))).toEqual({ status: 200, body: { is_admin: false } });
   });
@@ -85,32 +85,6 @@ describe("access tokens", () => {
     const basic = await fetch(`${stack.url}/api/auth/admin-check`, { headers: { authorization: "Basic dXNlcjpwYXNz" } });
     expect(basic.status).toBe(401);
     expect(basic.headers.get("www-authenticate")).toMatch(/^Bearer/);
-  });
-
-  it("refuse an expired token", async () => {
-    const expired = forge(session.tokens.access_token, { payload: { exp: Math.floor(Date.now() / 1000) - 5 } });
-    expect(await adminCheck(expired)).toEqual(UNAUTHORIZED);
-  });
-
-  it("refuse a token whose signature was tampered with, or that another key signed", async () => {
-    const [header, payload, signature] = session.tokens.access_token.split(".") as [string, string, string];
-    const flipped = signature.slice(0, 10) + (signature[10] === "A" ? "B" : "A") + signature.slice(11);
-    expect(await adminCheck(`${header}.${payload}.${flipped}`)).toEqual(UNAUTHORIZED);
-    // The payload changed (another user) under the original signature.
-    const other = Buffer.from(JSON.stringify({ ...(jwt.decode(session.tokens.access_token) as object), sub: "someone-else" })).toString("base64url");
-    expect(await adminCheck(`${header}.${other}.${signature}`)).toEqual(UNAUTHORIZED);
-    expect(await adminCheck(forge(session.tokens.access_token, { secret: "another-secret-0123456789abcdefghijklmnop" }))).toEqual(UNAUTHORIZED);
-  });
-
-  it('refuse an unsigned token (alg "none")', async () => {
-    const [, payload] = session.tokens.access_token.split(".") as [string, string];
-    const none = Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url");
-    expect(await adminCheck(`${none}.${payload}.`)).toEqual(UNAUTHORIZED);
-  });
-
-  it("refuse a token for another audience or from another issuer", async () => {
-    expect(await adminCheck(forge(session.tokens.access_token, { audience: "another-api" }))).toEqual(UNAUTHORIZED);
-    expect(await adminCheck(forge(session.tokens.access_token, { issuer: "someone-else" }))).toEqual(UNAUTHORIZED);
   });
 });
 

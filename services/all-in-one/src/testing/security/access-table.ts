@@ -1,0 +1,299 @@
+import {
+  ADMIN_MESSAGES,
+  API_KEY_MESSAGES,
+  AUTH_MESSAGES,
+  HISTORY_MESSAGES,
+  IMAGE_ASSET_MESSAGES,
+  V1_HEADERS,
+  type AuthResponse,
+} from "@sd/contracts";
+import type { HttpRequest } from "./http";
+
+/**
+ * The BOLA/BFLA table: every endpoint that acts on a user's objects or is for admins only, with
+ * the answer each kind of caller must get. `security.test.ts` checks that every protected
+ * operation of /openapi.json has a row, so a new endpoint fails the suite until it is added here.
+ */
+
+/** The owner's objects the table aims at, created through the API before it runs. */
+export interface OwnedObjects {
+  owner: AuthResponse;
+  /** A decision made with the signed-in endpoint, with two images. */
+  decisionId: string;
+  /** Its image assets (image1, image2). */
+  assetIds: readonly string[];
+  apiKey: { id: string; keyvalue: string };
+  /** A decision made through /v1/ensemble with the owner's key and `idempotencyKey`. */
+  v1DecisionId: string;
+  idempotencyKey: string;
+  v1Body: { prompt: string; valid_responses: string[] };
+  /** A queue of the queue view. */
+  queueName: string;
+}
+
+/** A status, or a status and the exact body. */
+export type Expected = number | { status: number; body: unknown };
+
+export type Method = "get" | "post" | "put" | "delete";
+
+interface RowBase {
+  method: Method;
+  /** The OpenAPI path template (or the queue view's path) the row stands for. */
+  path: string;
+  /** What a caller authenticates with: a bearer token (also for optional-bearer), SD-API-KEY, or the queue view's cookie. */
+  auth: "bearer" | "api-key" | "queue-session";
+  /** The request every caller sends (only the credential differs). */
+  request(objects: OwnedObjects): Omit<HttpRequest, "method">;
+  /** The owner's object the request names: anyone else must get exactly the answer an unknown id gets. */
+  objectId?(objects: OwnedObjects): string;
+  /** The call ends the caller's session: each caller makes it with a session of its own. */
+  endsSession?: boolean;
+}
+
+/** An endpoint of a user's own objects: the owner, another signed-in user (admins included), no one. */
+export interface ObjectRow extends RowBase {
+  kind: "object";
+  owner: Expected;
+  /** Also what an admin gets: the admin role gives no access to other users' objects. */
+  other: Expected;
+  anonymous: Expected;
+  /** Text the owner's answer must contain (by default the object id of a GET). */
+  ownerSees?(objects: OwnedObjects): string;
+}
+
+/** An admin endpoint: a signed-in user who is not an admin, an admin, no one. */
+export interface AdminRow extends RowBase {
+  kind: "admin";
+  nonAdmin: Expected;
+  admin: Expected;
+  anonymous: Expected;
+  /** Sent by the admin after their call, to put things back (the queue view's writes). */
+  undo?(objects: OwnedObjects): HttpRequest;
+}
+
+export type AccessRow = ObjectRow | AdminRow;
+
+export const rowName = (row: Pick<RowBase, "method" | "path">): string => `${row.method.toUpperCase()} ${row.path}`;
+
+const detail = (status: number, text: string) => ({ status, body: { detail: text } });
+const BAD_TOKEN = detail(401, AUTH_MESSAGES.invalidCredentials);
+const NO_KEY = detail(401, API_KEY_MESSAGES.missingKey);
+const NOT_ADMIN = detail(403, ADMIN_MESSAGES.forbidden);
+/** Image-asset failures have their own shape (specification section 8). */
+const assetFailure = (status: number, message: string) => ({ status, body: { success: false, message, imageAssets: [], total: 0 } });
+const NO_ASSETS = { status: 200, body: { success: true, message: IMAGE_ASSET_MESSAGES.listed(0), imageAssets: [], total: 0 } };
+
+/** A request to a fixed path, without a body. */
+const at = (path: string) => () => ({ path });
+const PNG = `data:image/png;base64,${Buffer.alloc(200, 5).toString("base64")}`;
+export const QUEUES = "/admin/queues";
+
+/**
+ * The rows. The owner's and the admin's calls run after everyone else's, in this order sorted by
+ * method (reads, creates, updates, deletes), so a delete never removes what a later row needs.
+ */
+export const ACCESS_TABLE: readonly AccessRow[] = [
+  // ---- the public API (SD-API-KEY): another user's key finds nothing of the owner's
+  {
+    kind: "object",
+    method: "get",
+    path: "/v1/decisions/{id}",
+    auth: "api-key",
+    request: (o) => ({ path: `/v1/decisions/${o.v1DecisionId}` }),
+    objectId: (o) => o.v1DecisionId,
+    owner: 200,
+    other: detail(404, HISTORY_MESSAGES.notFound),
+    anonymous: NO_KEY,
+  },
+  { kind: "object", method: "get", path: "/v1/decision-history", auth: "api-key", request: at("/v1/decision-history"), ownerSees: (o) => o.decisionId, owner: 200, other: 200, anonymous: NO_KEY },
+  { kind: "object", method: "get", path: "/decision-history", auth: "api-key", request: at("/decision-history"), ownerSees: (o) => o.decisionId, owner: 200, other: 200, anonymous: NO_KEY },
+  {
+    // The owner's Idempotency-Key replays the owner's decision only: another key with it starts its own.
+    kind: "object",
+    method: "post",
+    path: "/v1/ensemble",
+    auth: "api-key",
+    request: (o) => ({ path: "/v1/ensemble", body: o.v1Body, headers: { [V1_HEADERS.idempotencyKey]: o.idempotencyKey, [V1_HEADERS.prefer]: V1_HEADERS.respondAsync } }),
+    ownerSees: (o) => o.v1DecisionId,
+    owner: 202,
+    other: 202,
+    anonymous: NO_KEY,
+  },
+
+  // ---- decisions and history (bearer)
+  {
+    kind: "object",
+    method: "post",
+    path: "/api/ensembled-llm-categorical-decision",
+    auth: "bearer",
+    request: () => ({ path: "/api/ensembled-llm-categorical-decision", body: { question: "Security table: which door?", categories: ["Left", "Right"] } }),
+    owner: 200,
+    other: 200,
+    anonymous: BAD_TOKEN,
+  },
+  { kind: "object", method: "get", path: "/api/decision-history", auth: "bearer", request: at("/api/decision-history"), ownerSees: (o) => o.decisionId, owner: 200, other: 200, anonymous: BAD_TOKEN },
+  {
+    kind: "object",
+    method: "get",
+    path: "/api/decision-history/{id}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/decision-history/${o.decisionId}` }),
+    objectId: (o) => o.decisionId,
+    owner: 200,
+    other: detail(404, HISTORY_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
+  },
+
+  // ---- image assets (optional bearer; failures are {success: false, message, imageAssets: [], total: 0})
+  {
+    kind: "object",
+    method: "get",
+    path: "/api/image-assets/decision/{id}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/image-assets/decision/${o.decisionId}` }),
+    objectId: (o) => o.decisionId,
+    ownerSees: (o) => o.assetIds[0]!,
+    owner: 200,
+    other: NO_ASSETS,
+    anonymous: NO_ASSETS,
+  },
+  {
+    kind: "object",
+    method: "get",
+    path: "/api/image-assets/user/{userId}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/image-assets/user/${o.owner.user.id}` }),
+    objectId: (o) => o.owner.user.id,
+    ownerSees: (o) => o.assetIds[0]!,
+    owner: 200,
+    other: assetFailure(403, IMAGE_ASSET_MESSAGES.otherUser),
+    anonymous: NO_ASSETS,
+  },
+  {
+    kind: "object",
+    method: "get",
+    path: "/api/image-assets/{id}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/image-assets/${o.assetIds[0]}` }),
+    objectId: (o) => o.assetIds[0]!,
+    owner: 200,
+    other: assetFailure(404, IMAGE_ASSET_MESSAGES.notFound),
+    anonymous: assetFailure(404, IMAGE_ASSET_MESSAGES.notFound),
+  },
+  {
+    kind: "object",
+    method: "post",
+    path: "/api/image-assets",
+    auth: "bearer",
+    request: (o) => ({ path: "/api/image-assets", body: { decisionHistory_id: o.decisionId, label: "image3", image_data: PNG } }),
+    objectId: (o) => o.decisionId,
+    owner: 201,
+    other: assetFailure(404, IMAGE_ASSET_MESSAGES.decisionNotFound),
+    anonymous: assetFailure(401, IMAGE_ASSET_MESSAGES.signInRequired),
+  },
+  {
+    kind: "object",
+    method: "delete",
+    path: "/api/image-assets/{id}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/image-assets/${o.assetIds[0]}` }),
+    objectId: (o) => o.assetIds[0]!,
+    ownerSees: (o) => o.assetIds[0]!,
+    owner: 200,
+    other: assetFailure(404, IMAGE_ASSET_MESSAGES.notFound),
+    anonymous: assetFailure(401, IMAGE_ASSET_MESSAGES.signInRequired),
+  },
+  {
+    kind: "object",
+    method: "delete",
+    path: "/api/image-assets/decision/{id}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/image-assets/decision/${o.decisionId}` }),
+    objectId: (o) => o.decisionId,
+    owner: 200,
+    other: assetFailure(404, IMAGE_ASSET_MESSAGES.decisionNotFound),
+    anonymous: assetFailure(401, IMAGE_ASSET_MESSAGES.signInRequired),
+  },
+
+  // ---- API keys and usage (bearer)
+  { kind: "object", method: "get", path: "/api/api-keys", auth: "bearer", request: at("/api/api-keys"), ownerSees: (o) => o.apiKey.id, owner: 200, other: 200, anonymous: BAD_TOKEN },
+  {
+    kind: "object",
+    method: "post",
+    path: "/api/api-keys",
+    auth: "bearer",
+    request: () => ({ path: "/api/api-keys", body: { name: "Security table" } }),
+    owner: 201,
+    other: 201,
+    anonymous: BAD_TOKEN,
+  },
+  {
+    kind: "object",
+    method: "put",
+    path: "/api/api-keys/{id}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/api-keys/${o.apiKey.id}`, body: { active_status: false } }),
+    objectId: (o) => o.apiKey.id,
+    owner: 200,
+    other: detail(404, API_KEY_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
+  },
+  {
+    kind: "object",
+    method: "get",
+    path: "/api/api-keys/{id}/reveal",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/api-keys/${o.apiKey.id}/reveal` }),
+    objectId: (o) => o.apiKey.id,
+    ownerSees: (o) => o.apiKey.keyvalue,
+    owner: 200,
+    other: detail(404, API_KEY_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
+  },
+  {
+    kind: "object",
+    method: "delete",
+    path: "/api/api-keys/{id}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/api-keys/${o.apiKey.id}` }),
+    objectId: (o) => o.apiKey.id,
+    owner: 200,
+    other: detail(404, API_KEY_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
+  },
+  { kind: "object", method: "get", path: "/api/usage", auth: "bearer", request: at("/api/usage"), owner: 200, other: 200, anonymous: BAD_TOKEN },
+
+  // ---- account
+  { kind: "object", method: "post", path: "/api/auth/logout", auth: "bearer", request: at("/api/auth/logout"), endsSession: true, owner: 200, other: 200, anonymous: BAD_TOKEN },
+  {
+    kind: "admin",
+    method: "get",
+    path: "/api/auth/admin-check",
+    auth: "bearer",
+    request: at("/api/auth/admin-check"),
+    nonAdmin: { status: 200, body: { is_admin: false } },
+    admin: { status: 200, body: { is_admin: true } },
+    anonymous: BAD_TOKEN,
+  },
+
+  // ---- the admin dashboard
+  ...["/api/admin/usage-stats", "/api/admin/recent-decisions", "/api/admin/system-health"].map(
+    (path): AdminRow => ({ kind: "admin", method: "get", path, auth: "bearer", request: at(path), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN }),
+  ),
+  { kind: "admin", method: "post", path: "/api/admin/queues-session", auth: "bearer", request: at("/api/admin/queues-session"), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN },
+
+  // ---- the queue view (Bull Board) behind its session cookie; a non-admin's is a correctly signed one
+  { kind: "admin", method: "get", path: `${QUEUES}/`, auth: "queue-session", request: at(`${QUEUES}/`), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN },
+  { kind: "admin", method: "get", path: `${QUEUES}/api/queues`, auth: "queue-session", request: at(`${QUEUES}/api/queues`), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN },
+  {
+    kind: "admin",
+    method: "put",
+    path: `${QUEUES}/api/queues/{queueName}/pause`,
+    auth: "queue-session",
+    request: (o) => ({ path: `${QUEUES}/api/queues/${o.queueName}/pause` }),
+    nonAdmin: NOT_ADMIN,
+    admin: 200,
+    anonymous: BAD_TOKEN,
+    undo: (o) => ({ method: "put", path: `${QUEUES}/api/queues/${o.queueName}/resume` }),
+  },
+];
