@@ -19,7 +19,8 @@ export function normaliseCategories(categories: readonly string[]): string[] {
 /** Raised for an image over the size limit: the HTTP layer answers 413 for it. */
 export const IMAGE_TOO_LARGE = "image_too_large";
 
-const imageSchema = z.string().superRefine((value, ctx) => {
+// Anything but a data URL of an image (another type included) is "not an image file" to the user.
+const imageSchema = z.string({ error: MESSAGES.invalidImageType.detail }).superRefine((value, ctx) => {
   const match = IMAGE_DATA_URL.exec(value);
   if (!match) {
     ctx.addIssue({ code: "custom", message: MESSAGES.invalidImageType.detail });

@@ -33,6 +33,7 @@ describe("decision request validation", () => {
     ["four images", { ...valid, images: [png(10), png(10), png(10), png(10)] }, 400, MESSAGES.maxImages.detail],
     ["an image that is not a data URL", { ...valid, images: ["https://example.com/cat.png"] }, 400, MESSAGES.invalidImageType.detail],
     ["a file that is not an image", { ...valid, images: ["data:application/pdf;base64,JVBERi0="] }, 400, MESSAGES.invalidImageType.detail],
+    ["an image that is not even a string", { ...valid, images: [{ "$ne": "" }] }, 400, MESSAGES.invalidImageType.detail],
     ["an image of 10 MB", { ...valid, images: [png(10 * 1024 * 1024)] }, 413, MESSAGES.imagesTooLarge],
   ];
 
