@@ -11,20 +11,32 @@ export interface Rationale {
 const MAX_REASON_CHARS = 240;
 
 /** One line of text: whitespace (newlines included) collapsed, cut at `MAX_REASON_CHARS`. */
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length <= MAX_REASON_CHARS ? flat : `${flat.slice(0, MAX_REASON_CHARS - 1).trimEnd()}…`;
 }
 
-const votes = (n: number) => `${n} ${n === 1 ? "vote" : "votes"}`;
+export const votes = (n: number) => `${n} ${n === 1 ? "vote" : "votes"}`;
 
-/** The outcome, and how a tie was broken (the tie-break of `majorityVote`). */
-function outcome(tally: Tally, winner: string): string {
-  const line = `${winner} won with ${tally.vote_counts[winner] ?? 0} of ${votes(tally.total_votes)}.`;
-  const others = tally.leaders.filter((c) => c !== winner);
-  if (others.length === 0) return line;
-  const byConfidence = others.every((c) => (tally.confidence[c] ?? 0) < (tally.confidence[winner] ?? 0));
-  return `${line} It tied with ${others.join(", ")} and won ${byConfidence ? "on the models' combined confidence" : "as the category listed first"}.`;
+/** " It tied with X and won on …." for a tally whose winner came out of a tie, else "". */
+export function tieSentence(tally: Tally): string {
+  const others = tally.leaders.filter((c) => c !== tally.final_decision);
+  if (others.length === 0) return "";
+  const how = tally.tie_break === "confidence" ? "on the models' combined confidence" : "as the category listed first";
+  return ` It tied with ${others.join(", ")} and won ${how}.`;
+}
+
+/** The outcome of a plain count, and how a tie was broken (the tie-break of `majorityVote`). */
+export function outcomeLine(tally: Tally): string {
+  const winner = tally.final_decision;
+  if (winner === null) return "";
+  return `${winner} won with ${tally.vote_counts[winner] ?? 0} of ${votes(tally.total_votes)}.${tieSentence(tally)}`;
+}
+
+/** "<label>: <category> — <its reason>", or "<label>: no valid vote (<error>)". */
+export function rationaleLine(r: Rationale): string {
+  if (r.category === null) return `${r.label}: no valid vote${r.error?.trim() ? ` (${oneLine(r.error)})` : ""}`;
+  return r.rationale?.trim() ? `${r.label}: ${r.category} — ${oneLine(r.rationale)}` : `${r.label}: ${r.category}`;
 }
 
 /**
@@ -34,9 +46,5 @@ function outcome(tally: Tally, winner: string): string {
  */
 export function explainDecision(tally: Tally, rationales: readonly Rationale[], noDecisionText: string): string {
   if (tally.final_decision === null) return noDecisionText;
-  const lines = rationales.map((r) => {
-    if (r.category === null) return `${r.label}: no valid vote${r.error?.trim() ? ` (${oneLine(r.error)})` : ""}`;
-    return r.rationale?.trim() ? `${r.label}: ${r.category} — ${oneLine(r.rationale)}` : `${r.label}: ${r.category}`;
-  });
-  return [outcome(tally, tally.final_decision), ...lines].join("\n");
+  return [outcomeLine(tally), ...rationales.map(rationaleLine)].join("\n");
 }

@@ -71,3 +71,27 @@ describe("isDecided", () => {
     expect(isDecided(majorityVote(["A", "B"], []), 0)).toBe(false);
   });
 });
+
+describe("majorityVote's tie report and float sums", () => {
+  it("says which rule picked the winner", () => {
+    expect(majorityVote(["A", "B"], [ballot("a", "A"), ballot("b", "A"), ballot("c", "B")]).tie_break).toBe("none");
+    expect(majorityVote(["A", "B"], [ballot("a", "A", 0.4), ballot("b", "B", 0.8)]).tie_break).toBe("confidence");
+    expect(majorityVote(["A", "B"], [ballot("a", "B", 0.8), ballot("b", "A", 0.8)]).tie_break).toBe("category_order");
+  });
+
+  it("treats weighted sums and confidences that differ by float rounding only as equal", () => {
+    // 0.1 + 0.2 = 0.30000000000000004: still a tie with 0.3, broken on confidence, then on order.
+    const weights = majorityVote(["A", "B"], [ballot("a", "A", 0.9, 0.1), ballot("b", "A", 0, 0.2), ballot("c", "B", 0.5, 0.3)]);
+    expect(weights.leaders).toEqual(["A", "B"]);
+    expect(weights.final_decision).toBe("A");
+    const confidences = majorityVote(["A", "B"], [ballot("a", "B", 0.1), ballot("b", "B", 0.2), ballot("c", "A", 0.3), ballot("d", "A", 0)]);
+    expect(confidences.tie_break).toBe("category_order");
+    expect(confidences.final_decision).toBe("A");
+  });
+
+  it("never counts an answer named like a built-in object property", () => {
+    const tally = majorityVote(["Yes", "No"], [ballot("a", "constructor"), ballot("b", "toString"), ballot("c", "No")]);
+    expect(tally.total_votes).toBe(1);
+    expect(tally.final_decision).toBe("No");
+  });
+});
