@@ -6,7 +6,9 @@ import { ConfigError } from "./load";
  * List prices in US dollars per million tokens (input, output) of the models we know, for the
  * standard tier: no batch or prompt-caching discount, prompts up to 200k tokens (a decision's
  * prompt is a few hundred). Taken from the vendors' pricing pages as of March 2026
- * (openai.com/api/pricing, ai.google.dev/gemini-api/docs/pricing, docs.anthropic.com pricing).
+ * (openai.com/api/pricing, ai.google.dev/gemini-api/docs/pricing, docs.anthropic.com pricing,
+ * api-docs.deepseek.com pricing (input at the cache-miss rate), docs.x.ai models). Llama has no
+ * list price: what it costs depends on who serves it, so `LLAMA_PRICE_*` prices it.
  * Prices change: `<ID>_PRICE_INPUT_PER_MTOK` and `<ID>_PRICE_OUTPUT_PER_MTOK` override a provider's
  * price without a release, and price a model missing here.
  */
@@ -43,6 +45,15 @@ export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   "claude-3-7-sonnet": usd(3, 15),
   "claude-haiku-4-5": usd(1, 5),
   "claude-3-5-haiku": usd(0.8, 4),
+  // Retired by Anthropic in April 2026; still priced for a deployment that reaches it elsewhere.
+  "claude-3-haiku": usd(0.25, 1.25),
+  // DeepSeek (deepseek-chat is DeepSeek-V3.2 in non-thinking mode)
+  "deepseek-chat": usd(0.28, 0.42),
+  "deepseek-reasoner": usd(0.28, 0.42),
+  // xAI
+  "grok-4": usd(3, 15),
+  "grok-4-0709": usd(3, 15),
+  "grok-3": usd(3, 15),
 };
 
 function usd(inputUsdPerMTok: number, outputUsdPerMTok: number): ModelPrice {

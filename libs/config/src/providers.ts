@@ -1,16 +1,18 @@
 import { z } from "zod";
-import { DEFAULT_PROVIDERS, VendorSchema, type ProviderConfig, type ProviderId } from "@sd/contracts";
+import { KNOWN_PROVIDERS, StructuredOutputSchema, VendorSchema, type ProviderConfig, type ProviderDefaults, type ProviderId } from "@sd/contracts";
 import { ConfigError } from "./load";
 import { priceFromEnv } from "./prices";
 import { providerApiKeyVariable } from "./secrets";
 
-const KNOWN = DEFAULT_PROVIDERS as Readonly<Record<string, (typeof DEFAULT_PROVIDERS)["openai"]>>;
+const KNOWN: Readonly<Record<string, ProviderDefaults>> = KNOWN_PROVIDERS;
 
 /**
  * Builds one provider's settings from `<ID>_API_KEY`, `<ID>_MODEL`, `<ID>_BASE_URL`, `<ID>_VENDOR`,
- * `<ID>_LABEL`, `<ID>_WEIGHT`, `<ID>_TIMEOUT_MS` and its price from the table in `./prices`, or
+ * `<ID>_LABEL`, `<ID>_WEIGHT`, `<ID>_TIMEOUT_MS`, `<ID>_STRUCTURED_OUTPUT` (OpenAI-compatible
+ * vendors) and its price from the table in `./prices`, or
  * `<ID>_PRICE_INPUT_PER_MTOK` / `<ID>_PRICE_OUTPUT_PER_MTOK`. A provider without an API key is
  * simulated: the provider emulator answers it, every answer says so, and it costs nothing.
+ * Known ids (KNOWN_PROVIDERS) need none of these; any other id needs `<ID>_VENDOR` and `<ID>_MODEL`.
  */
 export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
   const prefix = id.toUpperCase();
@@ -31,9 +33,13 @@ export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process
     if (!parsed.success) throw new ConfigError(`${prefix}_${name}: ${parsed.error.issues[0]?.message ?? "invalid"}`);
     return parsed.data;
   };
-  const baseUrl = read("BASE_URL") ?? null;
+  const baseUrl = read("BASE_URL") ?? known?.baseUrl ?? null;
   if (baseUrl !== null && !z.url().safeParse(baseUrl).success) {
     throw new ConfigError(`${prefix}_BASE_URL: not a URL`);
+  }
+  const structuredOutput = StructuredOutputSchema.safeParse(read("STRUCTURED_OUTPUT") ?? known?.structuredOutput ?? "json_schema");
+  if (!structuredOutput.success) {
+    throw new ConfigError(`${prefix}_STRUCTURED_OUTPUT: set it to one of ${StructuredOutputSchema.options.join(", ")}`);
   }
   const apiKey = env[providerApiKeyVariable(id)]?.trim() || undefined;
   return {
@@ -43,6 +49,7 @@ export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process
     label: read("LABEL") ?? known?.label ?? model,
     apiKey: apiKey ?? "simulated",
     baseUrl,
+    structuredOutput: structuredOutput.data,
     weight: number("WEIGHT", 1, z.number().positive()),
     timeoutMs: number("TIMEOUT_MS", 20_000, z.number().int().min(100)),
     simulated: apiKey === undefined,

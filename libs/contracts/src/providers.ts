@@ -8,14 +8,26 @@ export type Vendor = z.infer<typeof VendorSchema>;
 export const ProviderIdSchema = z.string().regex(/^[a-z][a-z0-9_]{0,30}$/, "provider ids are lower-case letters, digits and _");
 export type ProviderId = z.infer<typeof ProviderIdSchema>;
 
+/**
+ * How an OpenAI-compatible endpoint is asked for JSON: `json_schema` sends the answer's schema
+ * (categories as a strict enum), `json_object` asks for JSON mode and gives the schema in the
+ * system prompt, for servers without json_schema (DeepSeek's API, some Llama hosts).
+ */
+export const StructuredOutputSchema = z.enum(["json_schema", "json_object"]);
+export type StructuredOutput = z.infer<typeof StructuredOutputSchema>;
+
 export interface ProviderDefaults {
   vendor: Vendor;
   model: string;
   /** Row label in the playground (specification section 4). */
   label: string;
+  /** The vendor's public API base URL when its SDK does not know it (OpenAI-compatible vendors). */
+  baseUrl?: string;
+  /** Unset: `json_schema`. */
+  structuredOutput?: StructuredOutput;
 }
 
-/** The playground's three models (specification sections 4 and 9). */
+/** The playground's three models (specification sections 4 and 9), the default panel. */
 export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", ProviderDefaults>> = {
   openai: { vendor: "openai", model: "gpt-4o", label: "OpenAI GPT-4o" },
   gemini: { vendor: "gemini", model: "gemini-2.5-flash", label: "Google Gemini 2.5 Flash" },
@@ -23,6 +35,37 @@ export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", 
 };
 
 export const DEFAULT_PROVIDER_IDS = Object.keys(DEFAULT_PROVIDERS) as ProviderId[];
+
+/**
+ * Every provider id the product knows without `<ID>_VENDOR` / `<ID>_MODEL`: the playground's three
+ * and the models `/sd-api` markets. Each is simulated through the wire API it really speaks when
+ * it has no API key (DeepSeek, Grok and Llama speak OpenAI's).
+ */
+export const KNOWN_PROVIDERS = {
+  ...DEFAULT_PROVIDERS,
+  gpt5: { vendor: "openai", model: "gpt-5", label: "OpenAI GPT-5" },
+  geminipro: { vendor: "gemini", model: "gemini-2.5-pro", label: "Google Gemini 2.5 Pro" },
+  // Anthropic retired claude-3-haiku-20240307 in April 2026: as for the playground's "Sonnet 3.5"
+  // row, the marketed name stays and the current Haiku answers (HAIKU_MODEL picks another).
+  haiku: { vendor: "anthropic", model: "claude-haiku-4-5", label: "Anthropic Claude 3 Haiku" },
+  // DeepSeek's API has JSON mode but not json_schema.
+  deepseek: {
+    vendor: "openai-compatible",
+    model: "deepseek-chat",
+    label: "DeepSeek V3",
+    baseUrl: "https://api.deepseek.com/v1",
+    structuredOutput: "json_object",
+  },
+  // Llama has no vendor API of its own: with a key, LLAMA_BASE_URL names the server (vLLM, Ollama,
+  // a host), which may serve it under another name (LLAMA_MODEL). This is its Hugging Face name.
+  llama: { vendor: "openai-compatible", model: "meta-llama/Llama-3.1-70B-Instruct", label: "Meta Llama 3.1 70B" },
+  grok: { vendor: "openai-compatible", model: "grok-4", label: "xAI Grok 4", baseUrl: "https://api.x.ai/v1" },
+} as const satisfies Readonly<Record<string, ProviderDefaults>>;
+export type KnownProviderId = keyof typeof KNOWN_PROVIDERS;
+export const KNOWN_PROVIDER_IDS = Object.keys(KNOWN_PROVIDERS) as KnownProviderId[];
+
+/** The eight models `/sd-api` markets, in its order (the playground's Claude Sonnet is not one). */
+export const MARKETED_PROVIDER_IDS: readonly KnownProviderId[] = ["openai", "geminipro", "haiku", "deepseek", "llama", "grok", "gpt5", "gemini"];
 
 /** What a model's tokens cost, in US dollars per million tokens (the unit vendors publish prices in). */
 export interface ModelPrice {
@@ -39,6 +82,8 @@ export interface ProviderConfig {
   apiKey: string;
   /** Vendor API base URL; unset means the vendor's public endpoint. */
   baseUrl: string | null;
+  /** OpenAI-compatible vendors only (see StructuredOutputSchema); unset means `json_schema`. */
+  structuredOutput?: StructuredOutput;
   weight: number;
   timeoutMs: number;
   /** True when answered by the provider emulator because no API key is configured. */

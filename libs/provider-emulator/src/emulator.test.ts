@@ -298,7 +298,18 @@ describe("HTTP control endpoints", () => {
     expect(() => JSON.parse(malformed.choices[0]!.message.content) as unknown).toThrow();
 
     const calls = (await (await control("/_emulator/calls")).json()) as unknown[];
-    expect(calls).toEqual([{ vendor: "openai", model: "gpt-4o", prompt_text: "first", image_count: 0, at: expect.any(Number) }]);
+    expect(calls).toEqual([
+      {
+        vendor: "openai",
+        model: "gpt-4o",
+        prompt_text: "first",
+        image_count: 0,
+        categories: CATEGORIES,
+        at: expect.any(Number),
+        outcome: "answered",
+        ended_at: expect.any(Number),
+      },
+    ]);
     expect(await (await control("/_emulator/health")).json()).toEqual({ status: "ok", rules: 2, calls: 1 });
 
     expect((await postControl("/_emulator/reset", {})).status).toBe(200);

@@ -3,7 +3,8 @@ import { CONTROL_TOKEN_HEADER, startEmulator } from "./index";
 /**
  * Standalone emulator: `tsx libs/provider-emulator/src/main.ts` (env EMULATOR_PORT, EMULATOR_LATENCY_MS,
  * EMULATOR_HOST; EMULATOR_CONTROL_TOKEN, random when unset and printed at start; EMULATOR_RECORD_CALLS=1
- * keeps the call log for GET /_emulator/calls).
+ * keeps the call log for GET /_emulator/calls). POST /_emulator/lab configures the accuracy lab
+ * (see LAB_DESCRIPTION in ./lab.ts; EmulatorLabClient is its typed client).
  */
 const port = Number(process.env["EMULATOR_PORT"] ?? 4010);
 const defaultLatencyMs = Number(process.env["EMULATOR_LATENCY_MS"] ?? 0);

@@ -10,9 +10,11 @@ export const openaiWire: VendorWire = {
       throw new BadRequest("'model' and 'messages' are required");
     }
     const { promptText, imageCount } = userContent(body["messages"], "image_url");
-    const format = body["response_format"];
-    const jsonSchema = isObject(format) && format["type"] === "json_schema" && isObject(format["json_schema"]) ? format["json_schema"] : null;
-    return { model: body["model"], promptText, imageCount, schema: jsonSchema?.["schema"] ?? null, toolName: null };
+    const format = isObject(body["response_format"]) ? body["response_format"] : {};
+    const jsonSchema = format["type"] === "json_schema" && isObject(format["json_schema"]) ? format["json_schema"] : null;
+    // JSON mode (DeepSeek and other servers without json_schema): the schema is in the system prompt.
+    const schema = format["type"] === "json_object" ? jsonModeSchema(body["messages"]) : (jsonSchema?.["schema"] ?? null);
+    return { model: body["model"], promptText, imageCount, schema, toolName: null };
   },
 
   success(call, output, id, usage) {
@@ -28,6 +30,28 @@ export const openaiWire: VendorWire = {
     return { error: { message, type: errorType(status), param: null, code: errorCode(status) } };
   },
 };
+
+/** The marker libs/providers ends a JSON-mode system prompt with, before the schema's JSON. */
+const JSON_MODE_SCHEMA_MARKER = "Reply with one JSON object and nothing else, following this JSON Schema:\n";
+
+/**
+ * The schema a JSON-mode request states after the marker in its system message. A real model
+ * follows whatever JSON the prompt describes; without a schema it answers free text, which
+ * the client then fails to parse, as a confused model's would be.
+ */
+function jsonModeSchema(messages: unknown[]): unknown {
+  for (const message of messages) {
+    if (!isObject(message) || message["role"] !== "system" || typeof message["content"] !== "string") continue;
+    const at = message["content"].lastIndexOf(JSON_MODE_SCHEMA_MARKER);
+    if (at < 0) continue;
+    try {
+      return JSON.parse(message["content"].slice(at + JSON_MODE_SCHEMA_MARKER.length)) as unknown;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
 
 function completion(call: ParsedCall, content: string, id: string, override: EmulatorUsage | undefined): unknown {
   const usage = replyUsage(call, content, override);

@@ -4,6 +4,8 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { z } from "zod";
 import { anthropicWire } from "./anthropic";
 import { geminiWire } from "./gemini";
+import { Lab, type LabState } from "./lab";
+import { schemaCategories } from "./prompt-reader";
 import { openaiWire } from "./openai";
 import { RuleStore, type EmulatorRule, type EmulatorVendor } from "./rules";
 import { generateFromSchema, seededRng, SIMULATED_RATIONALE } from "./schema-walker";
@@ -33,8 +35,17 @@ export interface EmulatorCall {
   model: string;
   prompt_text: string;
   image_count: number;
+  /** The categories the answer's schema allows (its `category` enum), or null for another schema or none. */
+  categories: string[] | null;
   /** Arrival time, epoch ms (numbers, so tests can subtract them). */
   at: number;
+  /**
+   * How the request ended: still open, answered, or dropped (its connection closed before an
+   * answer was sent: the client gave up or aborted, or the emulator closed).
+   */
+  outcome: "pending" | "answered" | "dropped";
+  /** When it ended, epoch ms; null while pending. */
+  ended_at: number | null;
 }
 
 export interface Emulator {
@@ -47,7 +58,7 @@ export interface Emulator {
   addRules(rules: EmulatorRule | readonly EmulatorRule[]): void;
   /** Rules not used up yet, in match order. */
   rules(): EmulatorRule[];
-  /** Clears rules and the call log. */
+  /** Clears rules, the lab and the call log. */
   reset(): void;
   /** Throws unless the emulator was started with `recordCalls`. */
   calls(): EmulatorCall[];
@@ -56,6 +67,11 @@ export interface Emulator {
    * rejects after `timeoutMs` (default 10 s). Throws unless started with `recordCalls`.
    */
   waitForCall(predicate: (call: EmulatorCall) => boolean, timeoutMs?: number): Promise<EmulatorCall>;
+  /** As waitForCall, for the first matching call that has ended (answered or dropped). */
+  waitForCallEnd(predicate: (call: EmulatorCall) => boolean, timeoutMs?: number): Promise<EmulatorCall>;
+  /** Configures the accuracy lab (see LAB_DESCRIPTION in ./lab): validates (throws a ZodError), then merges. */
+  configureLab(config: unknown): LabState;
+  labState(): LabState;
   /** Stops listening and drops open connections, hanging ones included. */
   close(): Promise<void>;
 }
@@ -84,10 +100,34 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   const controlToken = opts.controlToken ?? randomBytes(32).toString("base64url");
   const recordCalls = opts.recordCalls ?? false;
   const store = new RuleStore();
+  const lab = new Lab();
   let callLog: EmulatorCall[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  /** waitForCall callers, told about each call as it is logged. */
+  /** waitForCall and waitForCallEnd callers, told about each call as it is logged and as it ends. */
   const watchers = new Set<(call: EmulatorCall) => void>();
+
+  /** The first logged call, past or future, that `accepts`; rejects after timeoutMs. */
+  const waitFor = (accepts: (call: EmulatorCall) => boolean, timeoutMs: number, failure: string): Promise<EmulatorCall> => {
+    if (!recordCalls) return Promise.reject(new Error(CALL_LOG_OFF));
+    const seen = callLog.find(accepts);
+    if (seen) return Promise.resolve(copyCall(seen));
+    return new Promise<EmulatorCall>((resolve, reject) => {
+      const watcher = (call: EmulatorCall): void => {
+        if (!accepts(call)) return;
+        done();
+        resolve(copyCall(call));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`${failure} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        watchers.delete(watcher);
+      };
+      watchers.add(watcher);
+    });
+  };
 
   const reply = (wire: VendorWire, call: ParsedCall, rule: EmulatorRule | null, res: Response): void => {
     const id = randomUUID().replaceAll("-", "").slice(0, 24);
@@ -104,10 +144,16 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
         return;
       case "answer": {
         const rng = seededRng(call.model, call.promptText);
+        // The lab (and gossip and judge simulation) answers unless a rule pins the category.
+        const simulated = call.schema === null || respond.category !== undefined ? null : lab.answer(call);
         const output =
           call.schema === null
             ? (respond.category ?? SIMULATED_RATIONALE)
-            : generateFromSchema(call.schema, rng, { category: respond.category, confidence: respond.confidence, rationale: respond.rationale });
+            : generateFromSchema(call.schema, rng, {
+                category: respond.category ?? simulated?.category,
+                confidence: respond.confidence ?? simulated?.confidence,
+                rationale: respond.rationale ?? simulated?.rationale,
+              });
         res.json(wire.success(call, output, id, respond.usage));
         return;
       }
@@ -125,14 +171,29 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
       return;
     }
     if (recordCalls) {
-      const logged: EmulatorCall = { vendor: wire.vendor, model: call.model, prompt_text: call.promptText, image_count: call.imageCount, at: Date.now() };
+      const logged: EmulatorCall = {
+        vendor: wire.vendor,
+        model: call.model,
+        prompt_text: call.promptText,
+        image_count: call.imageCount,
+        categories: schemaCategories(call.schema),
+        at: Date.now(),
+        outcome: "pending",
+        ended_at: null,
+      };
       callLog.push(logged);
       if (callLog.length > MAX_CALLS) callLog = callLog.slice(-MAX_CALLS);
       for (const watcher of watchers) watcher(logged);
+      // "close" follows "finish" for an answered request and comes alone for a dropped one.
+      res.on("close", () => {
+        logged.outcome = res.writableFinished ? "answered" : "dropped";
+        logged.ended_at = Date.now();
+        for (const watcher of watchers) watcher(logged);
+      });
     }
 
     const rule = store.take({ vendor: wire.vendor, model: call.model, promptText: call.promptText });
-    const latency = rule?.latency_ms ?? defaultLatencyMs;
+    const latency = rule?.latency_ms ?? lab.latencyMs(call) ?? defaultLatencyMs;
     if (latency <= 0 || rule?.respond.kind === "hang") {
       reply(wire, call, rule, res);
       return;
@@ -181,8 +242,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
   });
   app.post("/_emulator/reset", (_req, res) => {
     store.clear();
+    lab.clear();
     callLog = [];
     res.json({ ok: true });
+  });
+  app.post("/_emulator/lab", (req, res) => {
+    try {
+      res.json(lab.configure(req.body));
+    } catch (error) {
+      if (!(error instanceof z.ZodError)) throw error;
+      res.status(400).json({ error: `invalid lab configuration: ${z.prettifyError(error)}`, issues: error.issues });
+    }
+  });
+  app.get("/_emulator/lab", (_req, res) => {
+    res.json(lab.state());
   });
   app.get("/_emulator/calls", (_req, res) => {
     if (!recordCalls) {
@@ -220,33 +293,18 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     rules: () => store.list(),
     reset: () => {
       store.clear();
+      lab.clear();
       callLog = [];
     },
+    configureLab: (config) => lab.configure(config),
+    labState: () => lab.state(),
     calls: () => {
       if (!recordCalls) throw new Error(CALL_LOG_OFF);
-      return callLog.map((c) => ({ ...c }));
+      return callLog.map(copyCall);
     },
-    waitForCall: (predicate, timeoutMs = 10_000) => {
-      if (!recordCalls) return Promise.reject(new Error(CALL_LOG_OFF));
-      const seen = callLog.find(predicate);
-      if (seen) return Promise.resolve({ ...seen });
-      return new Promise<EmulatorCall>((resolve, reject) => {
-        const watcher = (call: EmulatorCall): void => {
-          if (!predicate(call)) return;
-          done();
-          resolve({ ...call });
-        };
-        const timer = setTimeout(() => {
-          done();
-          reject(new Error(`no matching emulator call within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const done = (): void => {
-          clearTimeout(timer);
-          watchers.delete(watcher);
-        };
-        watchers.add(watcher);
-      });
-    },
+    waitForCall: (predicate, timeoutMs = 10_000) => waitFor(predicate, timeoutMs, "no matching emulator call"),
+    waitForCallEnd: (predicate, timeoutMs = 10_000) =>
+      waitFor((call) => call.outcome !== "pending" && predicate(call), timeoutMs, "no matching emulator call ended"),
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
@@ -256,6 +314,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Emulato
     },
   };
 }
+
+/** A caller's copy of a logged call, which the log keeps updating. */
+const copyCall = (call: EmulatorCall): EmulatorCall => ({ ...call, categories: call.categories && [...call.categories] });
 
 /** Errors outside a vendor route still answer in the format of the API the path belongs to. */
 function wireFor(path: string): VendorWire {

@@ -23,3 +23,6 @@ export function useEmulator(options: EmulatorOptions = {}): Emulator {
     },
   });
 }
+
+export { EmulatorLabClient, labelledQuestion } from "./lab-client";
+export { LAB_DESCRIPTION, type LabConfig, type LabState } from "./lab";

@@ -4,7 +4,8 @@ import { GeminiProvider } from "./gemini";
 import { OpenAIProvider } from "./openai";
 import type { ModelProvider } from "./types";
 
-export type { ModelAnswer, ModelProvider, SuggestInput, VoteInput } from "./types";
+export type { JudgeInput, ModelAnswer, ModelProvider, PanelAnswer, PeerAnswer, SuggestInput, VoteInput } from "./types";
+export { PROMPT_MARKERS } from "./prompt";
 export { ProviderError, asProviderError, retryAfterMsFromHeaders, type ProviderErrorKind } from "./errors";
 export { configuredModelVersion } from "./base";
 export { parseSuggestions, parseVote } from "./answer";

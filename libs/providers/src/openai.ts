@@ -3,10 +3,13 @@ import type { ChatCompletionContentPart } from "openai/resources/chat/completion
 import type { ProviderConfig } from "@sd/contracts";
 import { StructuredOutputProvider, type StructuredReply } from "./base";
 import { ProviderError, errorFromStatus, retryAfterMsFromHeaders, timeoutError } from "./errors";
-import type { StructuredRequest } from "./prompt";
+import { jsonModeSystem, type StructuredRequest } from "./prompt";
 import { tokenUsage } from "./usage";
 
-/** OpenAI chat completions with strict json_schema output; also any OpenAI-compatible endpoint. */
+/**
+ * OpenAI chat completions with strict json_schema output; also any OpenAI-compatible endpoint,
+ * in JSON mode (`json_object`) for those without json_schema.
+ */
 export class OpenAIProvider extends StructuredOutputProvider {
   readonly #client: OpenAI;
 
@@ -21,19 +24,21 @@ export class OpenAIProvider extends StructuredOutputProvider {
       { type: "text", text: request.text },
       ...request.images.map((image): ChatCompletionContentPart => ({ type: "image_url", image_url: { url: image.url } })),
     ];
+    // JSON mode for servers without json_schema: the schema travels in the system prompt, and the
+    // enum is enforced by parseVote instead of by the server.
+    const jsonMode = this.config.structuredOutput === "json_object";
     let completion: OpenAI.ChatCompletion;
     try {
       completion = await this.#client.chat.completions.create(
         {
           model: this.config.model,
           messages: [
-            { role: "system", content: request.system },
+            { role: "system", content: jsonMode ? jsonModeSystem(request.system, request.schema) : request.system },
             { role: "user", content },
           ],
-          response_format: {
-            type: "json_schema",
-            json_schema: { name: request.name, description: request.description, strict: true, schema: request.schema },
-          },
+          response_format: jsonMode
+            ? { type: "json_object" }
+            : { type: "json_schema", json_schema: { name: request.name, description: request.description, strict: true, schema: request.schema } },
         },
         { signal },
       );

@@ -5,7 +5,9 @@ import type { Lifecycle } from "./lifecycle";
 /**
  * Points every provider that has no API key at an in-process provider emulator, so the product
  * runs with zero configuration; its answers are labelled simulated. Latencies are staggered so
- * the live rows visibly arrive one after another. Only this process can script the emulator: its
+ * the live rows visibly arrive one after another. Each provider reaches the emulator through the
+ * wire API of its vendor (OpenAI's for OpenAI-compatible ones, such as DeepSeek, Grok and Llama),
+ * so its own SDK and structured-output mode are exercised. Only this process can script the emulator: its
  * control routes want a token generated at start, and it keeps no record of the questions.
  */
 export async function simulateMissingProviders(
@@ -19,10 +21,13 @@ export async function simulateMissingProviders(
   // below), and no call log: the emulator sees every user's questions.
   const emulator = await startEmulator({ recordCalls: false });
   lifecycle.onShutdown("provider emulator", () => emulator.close());
+  // From latencyMs to twice that, evenly: the playground's three at 1x, 1.5x and 2x, and a longer
+  // panel (all the marketed models) no slower than the three.
+  const step = simulated.length > 1 ? 1 / (simulated.length - 1) : 0;
   emulator.addRules(
     simulated.map((c, i) => ({
       match: { model: c.model },
-      latency_ms: Math.round(latencyMs * (1 + 0.5 * i)),
+      latency_ms: Math.round(latencyMs * (1 + step * i)),
       respond: { kind: "answer" as const },
     })),
   );
