@@ -51,6 +51,7 @@ export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process
     baseUrl,
     structuredOutput: structuredOutput.data,
     weight: number("WEIGHT", 1, z.number().positive()),
+    accuracy: read("ACCURACY") === undefined ? null : number("ACCURACY", 0, z.number().gt(0).lt(1)),
     timeoutMs: number("TIMEOUT_MS", 20_000, z.number().int().min(100)),
     simulated: apiKey === undefined,
     price: priceFromEnv(id, model, env),

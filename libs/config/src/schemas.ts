@@ -1,15 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { DEFAULT_PROVIDER_IDS, ProviderIdSchema } from "@sd/contracts";
+import { DEFAULT_PROVIDER_IDS, ENSEMBLE_LIMITS, MARKETED_PROVIDER_IDS, ProviderIdSchema } from "@sd/contracts";
 import { boolFromEnv, intFromEnv, optionalString } from "./load";
 
-const providerList = z.preprocess(
-  (v) => (v === undefined || v === "" ? DEFAULT_PROVIDER_IDS.join(",") : v),
-  z
-    .string()
-    .transform((s) => [...new Set(s.split(",").map((p) => p.trim()).filter(Boolean))])
-    .pipe(z.array(ProviderIdSchema).min(1, "name at least one provider")),
-);
+const providerList = (defaults: readonly string[]) =>
+  z.preprocess(
+    (v) => (v === undefined || v === "" ? defaults.join(",") : v),
+    z
+      .string()
+      .transform((s) => [...new Set(s.split(",").map((p) => p.trim()).filter(Boolean))])
+      .pipe(z.array(ProviderIdSchema).min(1, "name at least one provider")),
+  );
 
 /** The repository root, so defaults hold whichever folder a service is started from. */
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -21,8 +22,11 @@ export const commonEnv = z.object({
   REDIS_URL: z.url().default("redis://127.0.0.1:6379"),
   /** Prefix of every BullMQ and Socket.IO key in Redis, so several deployments (or test runs) can share one Redis. */
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("sd"),
-  /** Which providers a decision asks (gateway) and which vote queues a worker consumes. */
-  PROVIDERS: providerList,
+  /**
+   * The models a decision may ask (a request's panel is any subset) and the vote queues a worker
+   * consumes: all eight marketed models by default (each simulated without its API key).
+   */
+  PROVIDERS: providerList(MARKETED_PROVIDER_IDS),
   /** Latency of simulated answers, so the live rows can be watched in keyless mode. */
   SIMULATED_LATENCY_MS: intFromEnv(700),
   /** Attempts per vote, the first included (set on each job by the gateway); 429, 5xx and timeouts are retried. */
@@ -147,6 +151,17 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   MAIL_FROM: z.string().default("Smart Decision <no-reply@smartdecision.ai>"),
   /** Who is told about each job application. */
   HIRING_EMAIL: z.string().default("careers@smartdecision.ai"),
+  /** The panel of a request that names none (the playground's three rows); each must be in PROVIDERS. */
+  PANEL: providerList(DEFAULT_PROVIDER_IDS),
+  /** The judge of `judge` mode when a request names none; must be in PROVIDERS. Unset: gpt5 when configured, else the panel's first. */
+  JUDGE_PROVIDER: optionalString.pipe(ProviderIdSchema.optional()),
+  /**
+   * Weights of `weighted_voting`: `configured` takes each model's <ID>_WEIGHT; `learned` derives them
+   * from each model's measured accuracy <ID>_ACCURACY with the log-odds rule ln(p(K-1)/(1-p)).
+   */
+  WEIGHTING: z.enum(["configured", "learned"]).default("configured"),
+  /** Gossip rounds of a request that names none (the first included); at most 5. */
+  GOSSIP_ROUNDS: intFromEnv(ENSEMBLE_LIMITS.defaultRounds, 1).pipe(z.number().max(ENSEMBLE_LIMITS.maxRounds)),
   /** Provider that answers suggestions (a fast model). */
   SUGGESTION_PROVIDER: ProviderIdSchema.default("gemini"),
   WEB_DIST: z.string().default(`${ROOT}web/dist`),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EnsembleOptionsSchema } from "./ensemble";
 import { LIMITS } from "./limits";
 import { MESSAGES } from "./messages";
 
@@ -62,6 +63,7 @@ export const DecisionRequestSchema = z.object({
   categories: CategoriesSchema,
   images: ImagesSchema,
   request_id: z.uuid({ error: "request_id must be a UUID." }).optional(),
+  ...EnsembleOptionsSchema.shape,
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 

@@ -29,7 +29,9 @@ export const VoteEventSchema = z.object({
   request_id: z.string(),
   decision_id: z.string(),
   provider: z.string(),
-  status: z.enum(["pending", "success", "error"]),
+  status: z.enum(["pending", "success", "error", "skipped"]),
+  /** The round (gossip asks again in later rounds; a judge's verdict is reported as round 0 with provider the judge). 1 when absent. */
+  round: z.number().int().min(0).optional(),
   response: z.string().nullable(),
   confidence: z.number().nullable(),
   /** The model's one-sentence reason, with its answer. */

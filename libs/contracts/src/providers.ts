@@ -85,6 +85,8 @@ export interface ProviderConfig {
   /** OpenAI-compatible vendors only (see StructuredOutputSchema); unset means `json_schema`. */
   structuredOutput?: StructuredOutput;
   weight: number;
+  /** The model's measured accuracy (0 to 1) from `<ID>_ACCURACY`, for learned weights (WEIGHTING=learned); null when unknown. */
+  accuracy?: number | null;
   timeoutMs: number;
   /** True when answered by the provider emulator because no API key is configured. */
   simulated: boolean;
@@ -97,6 +99,11 @@ export interface ProviderConfig {
 
 /** GET /api/providers: the models a decision asks, in row order. */
 export const ProvidersResponseSchema = z.object({
+  /** Every model a request's panel may name, in configuration order. */
   providers: z.array(z.object({ id: z.string(), label: z.string(), model: z.string(), simulated: z.boolean() })),
+  /** The panel of a request that names none (the playground's rows until the user picks others). */
+  default_panel: z.array(z.string()),
+  /** The judge of judge mode when a request names none. */
+  default_judge: z.string(),
 });
 export type ProvidersResponse = z.infer<typeof ProvidersResponseSchema>;

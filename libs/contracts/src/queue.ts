@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EnsembleModeSchema } from "./ensemble";
 
 /** Queue of the parent job that tallies a decision once its votes are in. */
 export const AGGREGATE_QUEUE = "decision-aggregate";
@@ -20,6 +21,33 @@ export const ImageRefSchema = z.object({
 });
 export type ImageRef = z.infer<typeof ImageRefSchema>;
 
+/** A model's standing answer as a gossiping peer is shown it. */
+export const ShownAnswerSchema = z.object({
+  provider: z.string(),
+  label: z.string(),
+  round: z.number().int().min(1),
+  category: z.string(),
+  confidence: z.number().nullable(),
+  reason: z.string().nullable(),
+});
+export type ShownAnswer = z.infer<typeof ShownAnswerSchema>;
+
+/** A panel model's answer as the judge is shown it. */
+export const PanelAnswerSchema = z.object({
+  provider: z.string(),
+  label: z.string(),
+  category: z.string().nullable(),
+  confidence: z.number().nullable(),
+  reason: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type PanelAnswer = z.infer<typeof PanelAnswerSchema>;
+
+/** Job id of a vote after the first round (gossip) and of a judge's verdict; round 1 keeps `voteJobId`. */
+export const roundJobId = (decisionId: string, provider: string, round: number): string =>
+  round === 1 ? voteJobId(decisionId, provider) : `${decisionId}-${provider}-r${round}`;
+export const judgeJobId = (decisionId: string, provider: string): string => `${decisionId}-${provider}-judge`;
+
 export const VoteJobSchema = z.object({
   decision_id: z.string(),
   request_id: z.string().nullable(),
@@ -33,6 +61,17 @@ export const VoteJobSchema = z.object({
    * Jobs enqueued before deadlines existed carry none.
    */
   vote_deadline_at: z.number().optional(),
+  /** The round of the decision this vote belongs to (gossip asks again in later rounds); 1 when absent. */
+  round: z.number().int().min(1).optional(),
+  /** `judge`: this model judges the panel's answers instead of voting. Absent means `vote`. */
+  task: z.enum(["vote", "judge"]).optional(),
+  /** Gossip, rounds after the first: the other models' standing answers, and this model's own. */
+  peers: z.array(ShownAnswerSchema).optional(),
+  previous: ShownAnswerSchema.nullable().optional(),
+  /** Judge: every panel model's answer (category null with its error for a failed one). */
+  panel_answers: z.array(PanelAnswerSchema).optional(),
+  /** Early quorum: every panel model's weight. With it, this vote may be skipped or cancelled once the winner is certain. */
+  quorum_weights: z.record(z.string(), z.number().nonnegative()).optional(),
 });
 export type VoteJob = z.infer<typeof VoteJobSchema>;
 
@@ -43,7 +82,15 @@ export const AggregateJobSchema = z.object({
   categories: z.array(z.string()),
   images: z.array(ImageRefSchema),
   providers: z.array(z.string()),
-  ensemble_mode: z.literal("majority_voting"),
+  ensemble_mode: EnsembleModeSchema,
+  /** Each panel model's vote weight (weighted voting and early quorum); 1 each when absent. */
+  weights: z.record(z.string(), z.number().nonnegative()).optional(),
+  /** Decide as soon as the remaining votes cannot change the winner (majority and weighted modes). */
+  early_quorum: z.boolean().optional(),
+  /** Gossip: the most rounds, the first included. */
+  max_rounds: z.number().int().min(1).optional(),
+  /** Judge: the provider that judges. */
+  judge_provider: z.string().nullable().optional(),
   /** Epoch ms at which the gateway accepted the request. */
   received_at: z.number(),
   /** Epoch ms by which every vote has answered or is recorded as an error (each vote job carries it). Older flows carry none. */

@@ -1,4 +1,4 @@
-import type { DEFAULT_ENSEMBLE_MODE } from "./limits";
+import type { EnsembleMode, EnsembleRecord } from "./ensemble";
 import type { DecisionResponse } from "./decision";
 import type { TokenUsage } from "./vote";
 
@@ -20,7 +20,9 @@ export interface StoredDecision {
   model_versions: Record<string, string>;
   error_details: Record<string, string>;
   processing_time_ms: number;
-  ensemble_mode: typeof DEFAULT_ENSEMBLE_MODE;
+  ensemble_mode: EnsembleMode;
+  /** How the ensemble decided: panel, weights, every round, the judge, early quorum (absent on decisions stored before modes existed). */
+  ensemble?: EnsembleRecord | null;
   is_authenticated: boolean;
   user_id: string | null;
   user_ip: string | null;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CategoriesSchema, ImagesSchema, QuestionSchema } from "./decision";
+import { EnsembleOptionsSchema } from "./ensemble";
 
 /**
  * The public REST API (`/v1`, header SD-API-KEY; specification section 7 "External API").
@@ -21,6 +22,11 @@ export const V1EnsembleRequestSchema = z.object({
     .uuid({ error: "request_id must be a UUID." })
     .optional()
     .meta({ description: "Optional: a new UUID per decision, to follow each model's vote live (emit decision:join with it first)." }),
+  ...EnsembleOptionsSchema.shape,
+  // On by default here: an API caller wants the answer as soon as it cannot change.
+  early_quorum: EnsembleOptionsSchema.shape.early_quorum.meta({
+    description: "Answer as soon as the remaining votes cannot change the winner; their calls are cancelled (majority and weighted modes). Default true.",
+  }),
 });
 export type V1EnsembleRequest = z.input<typeof V1EnsembleRequestSchema>;
 

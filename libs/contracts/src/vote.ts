@@ -10,7 +10,8 @@ export type TokenUsage = z.infer<typeof TokenUsageSchema>;
 /** One model's outcome for one decision, as a provider worker reports it. */
 export const VoteSchema = z.object({
   provider: z.string(),
-  status: z.enum(["success", "error"]),
+  /** `skipped`: early quorum decided before this model's answer was needed; its call was not made or was cancelled. */
+  status: z.enum(["success", "error", "skipped"]),
   /** The category chosen, exactly as spelled in the request; null when the model failed. */
   category: z.string().nullable(),
   rationale: z.string().nullable(),
@@ -19,8 +20,10 @@ export const VoteSchema = z.object({
   raw_response: z.string().nullable(),
   model_version: z.string(),
   error: z.string().nullable(),
-  /** Weight of this provider's vote (1 unless configured). */
-  weight: z.number().positive(),
+  /** Weight of this provider's vote (1 unless configured); learned weights may be 0 for a model at chance. */
+  weight: z.number().nonnegative(),
+  /** The round it was cast in (gossip); 1 when absent. */
+  round: z.number().int().min(1).optional(),
   latency_ms: z.number().nonnegative(),
   attempts: z.number().int().positive(),
   /** Tokens of the answering call (summed over attempts that reported usage); null when none was reported. */

@@ -7,8 +7,8 @@ export interface ProgressTarget {
 }
 
 /** A model's row before it answers. */
-export function pendingProgress(target: ProgressTarget, provider: string): VoteEvent {
-  return { ...target, provider, status: "pending", response: null, confidence: null, rationale: null, model_version: null, error: null };
+export function pendingProgress(target: ProgressTarget, provider: string, round = 1): VoteEvent {
+  return { ...target, provider, round, status: "pending", response: null, confidence: null, rationale: null, model_version: null, error: null };
 }
 
 /** A model's row once its vote is in: its answer, confidence and reason, or its error. */
@@ -16,6 +16,7 @@ export function voteProgress(target: ProgressTarget, vote: Vote): VoteEvent {
   return {
     ...target,
     provider: vote.provider,
+    round: vote.round ?? 1,
     status: vote.status,
     response: vote.category,
     confidence: vote.confidence,

@@ -109,6 +109,11 @@ export class DecisionFlow {
 
   /** Enqueues a decision; job ids derive from the decision id, so enqueuing twice adds nothing. */
   async enqueue(decision: AggregateJob): Promise<Job<AggregateJob, DecisionResponse>> {
+    // Early quorum applies to the modes that count round-1 votes; each vote then knows every panel weight.
+    const quorumWeights =
+      decision.early_quorum && (decision.ensemble_mode === "majority_voting" || decision.ensemble_mode === "weighted_voting")
+        ? Object.fromEntries(decision.providers.map((p) => [p, decision.ensemble_mode === "weighted_voting" ? (decision.weights?.[p] ?? 1) : 1]))
+        : null;
     const node = await this.producer.add({
       name: "aggregate",
       queueName: AGGREGATE_QUEUE,
@@ -132,6 +137,8 @@ export class DecisionFlow {
           categories: decision.categories,
           images: decision.images,
           vote_deadline_at: decision.vote_deadline_at,
+          round: 1,
+          ...(quorumWeights ? { quorum_weights: quorumWeights } : {}),
         } satisfies VoteJob,
         opts: { jobId: voteJobId(decision.decision_id, provider), ...voteJobOptions(this.voteAttempts) },
       })),

@@ -58,12 +58,24 @@ describe("decide", () => {
     const { client } = await newClient();
     const marker = randomUUID();
     scriptAnswers(marker, "Wait until Monday");
-    const result = await client.decide({ prompt: `Ship on Friday? ${marker}`, valid_responses: CATEGORIES });
+    // Every vote counted: early quorum (on by default for /v1) would skip the third once two agree.
+    const result = await client.decide({ prompt: `Ship on Friday? ${marker}`, valid_responses: CATEGORIES, early_quorum: false });
     expect(result.ensemble_decision).toBe("Wait until Monday");
     expect(result.total_votes).toBe(3);
     expect(result.consensus_score).toBe(1);
     expect(result.vote_details.map((v) => v.llm_name).sort()).toEqual(["claude", "gemini", "openai"]);
     for (const vote of result.vote_details) expect(vote).toEqual({ llm_name: vote.llm_name, response: "Wait until Monday", confidence: 0.9 });
+  });
+
+  it("by default answers as soon as the votes still to come cannot change the winner (early quorum)", async () => {
+    const { client } = await newClient();
+    const marker = randomUUID();
+    scriptAnswers(marker, "Wait until Monday");
+    const result = await client.decide({ prompt: `Ship on Friday? ${marker}`, valid_responses: CATEGORIES });
+    expect(result.ensemble_decision).toBe("Wait until Monday");
+    // Two agreeing votes of three settle it; the third may have answered first or been cancelled, never counted late.
+    expect(result.total_votes).toBeGreaterThanOrEqual(2);
+    expect(result.consensus_score).toBe(1);
   });
 
   it("reports each model's progress live with onVote: pending, then success, before the answer", async () => {
@@ -109,7 +121,7 @@ describe("submit, poll and waitFor", () => {
     const marker = randomUUID();
     // The models take a while, so the decision is still pending right after it is accepted.
     scriptAnswers(marker, "Wait until Monday", 1500);
-    const accepted = await client.submit({ prompt: `Later ${marker}`, valid_responses: CATEGORIES });
+    const accepted = await client.submit({ prompt: `Later ${marker}`, valid_responses: CATEGORIES, early_quorum: false });
     expect(accepted).toEqual({ decision_id: accepted.decision_id, status: "pending", status_url: `/v1/decisions/${accepted.decision_id}` });
     expect(await client.poll(accepted.decision_id)).toEqual({ decision_id: accepted.decision_id, status: "pending", result: null });
 

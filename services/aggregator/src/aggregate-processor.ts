@@ -1,14 +1,12 @@
-import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
+import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse } from "@sd/contracts";
 import { finalEvent, historyDecisionEvent, type LiveEvents } from "@sd/live";
-import type { ImageStash, Job, ThroughputRecorder } from "@sd/queue";
+import type { DecisionSteps, ImageStash, Job, QuorumBoard, ThroughputRecorder } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { decisionsTotal, type Logger } from "@sd/telemetry";
-import { buildDecisionRecord, collectVotes } from "./decision-record";
+import { buildDecisionRecord } from "./decision-record";
+import { runEnsemble, type ProviderNames } from "./ensemble-driver";
 
-export interface ProviderNames {
-  label(provider: string): string;
-  model(provider: string): string;
-}
+export type { ProviderNames } from "./ensemble-driver";
 
 export interface AggregateDeps {
   store: Store;
@@ -17,11 +15,16 @@ export interface AggregateDeps {
   /** The live throughput figures: a written decision is finished and no longer in flight. */
   throughput: ThroughputRecorder;
   names: ProviderNames;
+  /** Adds a decision's later calls (gossip rounds, the judge) to its flow. */
+  steps: DecisionSteps;
+  /** Early quorum's record of which votes a decision did not need. */
+  board: QuorumBoard;
   logger: Logger;
 }
 
 /**
- * Tallies a decision once all its votes are in and writes it exactly once: if this job is run
+ * Runs the decision's ensemble mode over its votes (asking for more rounds or the judge through
+ * the flow when the mode needs them), then writes the decision exactly once: if this job is run
  * again (a crash after the write), the stored decision is kept and answered as it is. A signed-in
  * user's images (`user_id` set) are first stored once, as their image assets, and the decision
  * keeps the assets' ids; an anonymous decision keeps no image. Once the decision is written its
@@ -29,7 +32,7 @@ export interface AggregateDeps {
  * key's id and its cost; what the key has cost is summed from those decisions when asked
  * (`DecisionRepository.costByApiKey`), so no second write is needed and none can be lost or doubled.
  */
-export function createAggregateProcessor({ store, images, live, throughput, names, logger }: AggregateDeps) {
+export function createAggregateProcessor({ store, images, live, throughput, names, steps, board, logger }: AggregateDeps) {
   /** The decision's image assets; idempotent per decision and label, so a rerun gets the same ids. */
   const saveImageAssets = async (data: AggregateJob, userId: string): Promise<string[]> => {
     if (data.images.length === 0) return [];
@@ -48,15 +51,12 @@ export function createAggregateProcessor({ store, images, live, throughput, name
     return store.imageAssets.saveForDecision({ decisionId: data.decision_id, userId, images: present, createdAt: new Date(data.received_at) });
   };
 
-  return async (job: Job<AggregateJob, DecisionResponse>): Promise<DecisionResponse> => {
+  return async (job: Job<AggregateJob, DecisionResponse>, token?: string): Promise<DecisionResponse> => {
     const data = AggregateJobSchema.parse(job.data);
-    const [values, failures] = await Promise.all([
-      job.getChildrenValues<Vote>(),
-      job.getIgnoredChildrenFailures(),
-    ]);
-    const votes = collectVotes(data, values, failures, (p) => names.model(p));
+    if (token === undefined) throw new Error("the aggregate job runs without a lock token");
+    const outcome = await runEnsemble(job, token, data, { steps, board, live, names });
     const assetIds = data.user_id === null ? [] : await saveImageAssets(data, data.user_id);
-    const record = buildDecisionRecord(data, votes, (p) => names.label(p), Date.now(), assetIds);
+    const record = buildDecisionRecord(data, outcome, (p) => names.model(p), Date.now(), assetIds);
     const inserted = await store.decisions.insertOnce(record);
     const stored = inserted ? record : ((await store.decisions.findById(record.id)) ?? record);
     // Every vote is in and the assets hold what must be kept: the images have no reader left.

@@ -1,93 +1,95 @@
-import { MESSAGES, voteJobId, type AggregateJob, type StoredDecision, type Vote } from "@sd/contracts";
-import { explainDecision, majorityVote } from "@sd/ensemble";
+import { EnsembleRecordSchema, MESSAGES, type AggregateJob, type EnsembleRecord, type StoredDecision, type TokenUsage, type Vote } from "@sd/contracts";
+import type { ModelAnswer } from "@sd/ensemble";
+import type { EnsembleOutcome } from "./ensemble-driver";
 
-/**
- * Each provider's vote from the flow's children: the vote a worker returned, or an error vote for
- * a child that failed for good (e.g. its worker crashed too often) or never reported.
- */
-export function collectVotes(
-  job: AggregateJob,
-  childValues: Record<string, Vote>,
-  childFailures: Record<string, string>,
-  modelOf: (provider: string) => string,
-): Vote[] {
-  const byJobId = (entries: Record<string, unknown>) =>
-    new Map(Object.entries(entries).map(([key, value]) => [key.slice(key.lastIndexOf(":") + 1), value]));
-  const values = byJobId(childValues) as Map<string, Vote>;
-  const failures = byJobId(childFailures) as Map<string, string>;
-  return job.providers.map((provider) => {
-    const id = voteJobId(job.decision_id, provider);
-    const value = values.get(id);
-    if (value) return value;
-    return {
-      provider,
-      status: "error",
-      category: null,
-      rationale: null,
-      confidence: null,
-      raw_response: null,
-      model_version: modelOf(provider),
-      error: failures.get(id) ?? "No vote was received from this model.",
-      weight: 1,
-      latency_ms: 0,
-      attempts: 1,
-      // No vote came back, so neither did its tokens: nothing is known to have been billed.
-      usage: null,
-      cost_usd: 0,
-    };
+/** Sum of token usages; null when none of the calls reported any. */
+function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens };
+}
+
+/** How the ensemble decided, as the decision keeps it (checked by the shared schema before it is stored). */
+function ensembleRecord(data: AggregateJob, { result, calls, skipped }: EnsembleOutcome): EnsembleRecord {
+  const quorumApplies = data.early_quorum === true && (data.ensemble_mode === "majority_voting" || data.ensemble_mode === "weighted_voting");
+  const roundOne = [...calls.values()].filter((vote) => (vote.round ?? 1) === 1);
+  return EnsembleRecordSchema.parse({
+    mode: data.ensemble_mode,
+    panel: data.providers,
+    weights: data.ensemble_mode === "weighted_voting" ? result.weights : {},
+    rounds: result.rounds.map((round) => round.map(({ provider, round: n, category, confidence, reason, error }) => ({ provider, round: n, category, confidence, reason, error }))),
+    judge: result.judge && {
+      provider: result.judge.provider,
+      category: result.judge.category,
+      reason: result.judge.reason,
+      error: result.judge.error,
+      fallback: result.judge.fallback,
+    },
+    early_quorum: quorumApplies
+      ? {
+          skipped,
+          // A skipped vote whose call had already answered was not saved, only not counted.
+          calls_saved: skipped.filter((provider) => roundOne.some((vote) => vote.provider === provider && vote.status === "skipped")).length,
+        }
+      : null,
   });
 }
 
 /**
- * The decision history item for a finished decision (specification section 3). `imageAssetIds`
- * are the ids of its images stored as the user's image assets (none for an anonymous decision).
- * Its `token_usage` is each model's, and its `cost_usd` the sum of its votes' costs.
+ * The decision history item for a finished decision (specification section 3). The per-model
+ * columns show each panel model's counted answer (gossip: its last valid one; a model early quorum
+ * skipped has none); `ensemble` keeps every round, the weights, the judge and what early quorum
+ * saved. `imageAssetIds` are the ids of its images stored as the user's image assets (none for an
+ * anonymous decision). Its `token_usage` and `cost_usd` add up every call the decision made.
  */
 export function buildDecisionRecord(
-  job: AggregateJob,
-  votes: readonly Vote[],
-  labelOf: (provider: string) => string,
+  data: AggregateJob,
+  outcome: EnsembleOutcome,
+  modelOf: (provider: string) => string,
   finishedAt: number,
   imageAssetIds: readonly string[],
 ): StoredDecision {
-  const valid = votes.filter((v) => v.status === "success" && v.category !== null);
-  const tally = majorityVote(
-    job.categories,
-    valid.map((v) => ({ provider: v.provider, category: v.category!, weight: v.weight, confidence: v.confidence })),
-  );
-  const perProvider = <T>(pick: (vote: Vote) => T): Record<string, T> =>
-    Object.fromEntries(votes.map((vote) => [vote.provider, pick(vote)]));
+  const { result, calls } = outcome;
+  const answers = new Map<string, ModelAnswer>(result.final_answers.map((answer) => [answer.provider, answer]));
+  // The call behind each counted answer (its raw text and model version).
+  const voteBehind = (provider: string): Vote | undefined => {
+    const round = answers.get(provider)?.round ?? 1;
+    return [...calls.values()].find((vote) => vote.provider === provider && (vote.round ?? 1) === round && vote.status !== "skipped");
+  };
+  const perProvider = <T>(pick: (provider: string) => T): Record<string, T> => Object.fromEntries(data.providers.map((provider) => [provider, pick(provider)]));
   const error_details = Object.fromEntries(
-    votes.filter((v) => v.error !== null).map((v) => [v.provider, v.error!]),
+    data.providers.flatMap((provider) => {
+      const error = answers.get(provider)?.error;
+      return error ? [[provider, error]] : [];
+    }),
   );
+  const token_usage: Record<string, TokenUsage | null> = perProvider(() => null);
+  for (const vote of calls.values()) token_usage[vote.provider] = addUsage(token_usage[vote.provider] ?? null, vote.usage);
   return {
-    id: job.decision_id,
-    question: job.question,
-    timestamp: new Date(job.received_at),
-    categories: job.categories,
-    final_decision: tally.final_decision,
-    vote_counts: tally.vote_counts,
-    total_votes: tally.total_votes,
-    context_explanation: explainDecision(
-      tally,
-      votes.map((v) => ({ label: labelOf(v.provider), category: v.category, rationale: v.rationale, error: v.error })),
-      MESSAGES.noValidDecision,
-    ),
-    individual_responses: perProvider((v) => v.category),
-    raw_responses: perProvider((v) => v.raw_response),
-    confidence_scores: perProvider((v) => v.confidence),
-    rationales: perProvider((v) => v.rationale),
-    model_versions: perProvider((v) => v.model_version),
+    id: data.decision_id,
+    question: data.question,
+    timestamp: new Date(data.received_at),
+    categories: data.categories,
+    final_decision: result.tally.final_decision,
+    vote_counts: result.tally.vote_counts,
+    total_votes: result.tally.total_votes,
+    context_explanation: result.explanation ?? MESSAGES.noValidDecision,
+    individual_responses: perProvider((p) => answers.get(p)?.category ?? null),
+    raw_responses: perProvider((p) => voteBehind(p)?.raw_response ?? null),
+    confidence_scores: perProvider((p) => (answers.get(p)?.category != null ? (answers.get(p)?.confidence ?? null) : null)),
+    rationales: perProvider((p) => (answers.get(p)?.category != null ? (answers.get(p)?.reason ?? null) : null)),
+    model_versions: perProvider((p) => voteBehind(p)?.model_version ?? modelOf(p)),
     error_details,
-    processing_time_ms: Math.max(0, finishedAt - job.received_at),
-    ensemble_mode: job.ensemble_mode,
-    is_authenticated: job.is_authenticated,
-    user_id: job.user_id,
-    user_ip: job.user_ip,
-    user_email: job.user_email,
+    processing_time_ms: Math.max(0, finishedAt - data.received_at),
+    ensemble_mode: data.ensemble_mode,
+    ensemble: ensembleRecord(data, outcome),
+    is_authenticated: data.is_authenticated,
+    user_id: data.user_id,
+    user_ip: data.user_ip,
+    user_email: data.user_email,
     images: [...imageAssetIds],
-    api_key_id: job.api_key_id,
-    token_usage: perProvider((v) => v.usage),
-    cost_usd: votes.reduce((sum, vote) => sum + vote.cost_usd, 0),
+    api_key_id: data.api_key_id,
+    token_usage,
+    cost_usd: [...calls.values()].reduce((sum, vote) => sum + vote.cost_usd, 0),
   };
 }

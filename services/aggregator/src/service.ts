@@ -1,7 +1,7 @@
 import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse, type ProviderConfig } from "@sd/contracts";
 import type { AggregatorEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
-import { ImageStash, ThroughputRecorder, createRedis, createWorker } from "@sd/queue";
+import { DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createRedis, createWorker } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
@@ -28,6 +28,7 @@ export async function startAggregator(
   const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, undefined, (error) =>
     logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
   );
+  const steps = new DecisionSteps(connection, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   const worker = createWorker<AggregateJob, DecisionResponse>(
     AGGREGATE_QUEUE,
     createAggregateProcessor({
@@ -36,6 +37,8 @@ export async function startAggregator(
       live: new LiveEvents(connection, env.QUEUE_PREFIX),
       throughput,
       names,
+      steps,
+      board: new QuorumBoard(connection, env.QUEUE_PREFIX),
       logger,
     }),
     { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS },
@@ -50,6 +53,7 @@ export async function startAggregator(
     },
     async close() {
       await worker.close();
+      await steps.close();
       connection.disconnect();
     },
   };

@@ -27,6 +27,7 @@ const gpt4o = { input: GPT_4O.inputUsdPerMTok, output: GPT_4O.outputUsdPerMTok }
 const emulator = useEmulator();
 const stack = useStackWithMail(emulator, () => ({
   PROVIDERS: PROVIDERS.join(","),
+  PANEL: PROVIDERS.join(","),
   // No key: answered by the built-in emulator, so simulated.
   GEMINI_API_KEY: "",
   SIMULATED_LATENCY_MS: "0",

@@ -61,7 +61,7 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   const formLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "forms", env.FORMS_RATE_LIMIT_PER_HOUR, 60 * 60_000);
   app.use(
     "/api",
-    providerRoutes(deciders),
+    providerRoutes(deciders, decisions.ensembleDefaults),
     auth.routes,
     decisionRoutes({ decisions, publicLimit, byteLimit, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
     decisionHistoryRoutes(store, auth.requireUser),

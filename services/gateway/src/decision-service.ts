@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { ConfigError, type GatewayEnv } from "@sd/config";
-import { DEFAULT_ENSEMBLE_MODE, MESSAGES, type DecisionRequest, type DecisionResponse, type ProviderId } from "@sd/contracts";
+import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
 import { DecisionLostError, DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis, type ThroughputRecorder } from "@sd/queue";
+import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
 import { HttpError } from "./http/errors";
 
 /** Longest default vote deadline; unset, the votes also get at most half the HTTP wait, the rest left for queueing and writing the decision. */
@@ -37,7 +38,8 @@ export interface DecisionServiceDeps {
   /** The live throughput figures: decisions in flight from enqueue until the aggregator writes them. */
   throughput: ThroughputRecorder;
   redis: Redis;
-  providers: readonly ProviderId[];
+  /** The configured models and the defaults of a request's ensemble options. */
+  ensemble: EnsembleDefaults;
   /** How long the HTTP request waits for the result (DECISION_TIMEOUT_MS). */
   timeoutMs: number;
   /** How long a decision's votes may take, retries included (see `voteDeadlineMs`). */
@@ -56,22 +58,32 @@ export interface DecisionServiceDeps {
 export class DecisionService {
   constructor(private readonly deps: DecisionServiceDeps) {}
 
-  /** The web endpoints: submit, then wait for the result (never through an API key). */
+  get ensembleDefaults(): EnsembleDefaults {
+    return this.deps.ensemble;
+  }
+
+  /** The web endpoints: submit, then wait for the result (never through an API key; early quorum only when asked for). */
   async decide(request: DecisionRequest, requester: Omit<Requester, "apiKeyId">): Promise<DecisionResponse> {
-    return this.wait(await this.submit(request, { ...requester, apiKeyId: null }));
+    return this.wait(await this.submit(request, { ...requester, apiKeyId: null }, { earlyQuorumByDefault: false }));
   }
 
   /**
    * Enqueues the decision and resolves with its id once it is queued. `decisionId` lets a caller
    * fix the id beforehand (an idempotency record names it before the decision exists).
    */
-  async submit(request: DecisionRequest, requester: Requester, decisionId: string = randomUUID()): Promise<string> {
+  async submit(
+    request: DecisionRequest,
+    requester: Requester,
+    { earlyQuorumByDefault, decisionId = randomUUID() }: { earlyQuorumByDefault: boolean; decisionId?: string },
+  ): Promise<string> {
+    // Before anything is stored: an unknown model is the client's mistake (400).
+    const ensemble = this.deps.ensemble.resolve(request, earlyQuorumByDefault);
     const decision_id = decisionId;
     const request_id = request.request_id ?? null;
     const received_at = Date.now();
     if (request_id !== null) await this.claimRequestId(request_id, decision_id);
     try {
-      await this.enqueue(request, requester, decision_id, received_at);
+      await this.enqueue(request, ensemble, requester, decision_id, received_at);
     } catch (error) {
       // Not enqueued (Redis went away midway): the client may send the same request_id again.
       if (request_id !== null) await this.releaseRequestId(request_id, decision_id).catch(() => undefined);
@@ -103,12 +115,12 @@ export class DecisionService {
   }
 
   /** Stores the images, counts the decision in flight and enqueues its flow; undoes what it did if a step fails. */
-  private async enqueue(request: DecisionRequest, requester: Requester, decision_id: string, received_at: number): Promise<void> {
-    const { flow, images, live, throughput, providers } = this.deps;
+  private async enqueue(request: DecisionRequest, ensemble: ResolvedEnsemble, requester: Requester, decision_id: string, received_at: number): Promise<void> {
+    const { flow, images, live, throughput } = this.deps;
     const request_id = request.request_id ?? null;
     const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
     try {
-      if (request_id !== null) for (const provider of providers) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
+      if (request_id !== null) for (const provider of ensemble.panel) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
       // Before the enqueue, so the aggregator's removal can never come first.
       await throughput.decisionStarted(decision_id);
       await flow.enqueue({
@@ -117,8 +129,12 @@ export class DecisionService {
         question: request.question,
         categories: request.categories,
         images: imageRefs,
-        providers: [...providers],
-        ensemble_mode: DEFAULT_ENSEMBLE_MODE,
+        providers: ensemble.panel,
+        ensemble_mode: ensemble.mode,
+        weights: ensemble.weights,
+        early_quorum: ensemble.earlyQuorum,
+        max_rounds: ensemble.maxRounds,
+        judge_provider: ensemble.judge,
         received_at,
         // Stamped once here and carried by every vote job: retries and a restarted worker keep it.
         vote_deadline_at: received_at + this.deps.voteDeadlineMs,

@@ -26,6 +26,7 @@ import { resolveApiKeyEncryptionKey } from "./auth/secrets";
 import { createMailer } from "./mail/mailer";
 import { closeStalledBodies, requestTimeoutOptions } from "./http/request-timeouts";
 import { DecisionService, voteDeadlineMs } from "./decision-service";
+import { EnsembleDefaults } from "./ensemble-options";
 
 export interface Gateway {
   url: string;
@@ -67,6 +68,7 @@ function logRedisOutages(redis: Redis, logger: Logger): void {
 
 export async function startGateway(env: GatewayEnv, store: Store, providers: GatewayProviders, logger: Logger): Promise<Gateway> {
   assertImageTtlCoversDecisions(env);
+  const ensemble = new EnsembleDefaults(providers.deciders, env);
   const voteDeadline = voteDeadlineMs(env);
   // First, so a missing production secret stops the start before any connection is opened.
   const jwtSecret = await resolveJwtSecret(env);
@@ -92,7 +94,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
     ),
     redis,
-    providers: env.PROVIDERS,
+    ensemble,
     timeoutMs: env.DECISION_TIMEOUT_MS,
     voteDeadlineMs: voteDeadline,
     imageTtlSeconds: env.IMAGE_TTL_SECONDS,

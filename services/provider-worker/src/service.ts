@@ -2,8 +2,9 @@ import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd
 import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { ImageStash, ThroughputRecorder, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
+import { ImageStash, QuorumBoard, ThroughputRecorder, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
+import { WorkerQuorum } from "./early-quorum";
 import { createVoteProcessor } from "./vote-processor";
 
 export interface ProviderWorkers {
@@ -29,12 +30,14 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
       `no price is known for model "${config.model}": its calls are recorded as costing 0 US dollars; set ${prefix}_PRICE_INPUT_PER_MTOK and ${prefix}_PRICE_OUTPUT_PER_MTOK`,
     );
   }
+  const quorum = new WorkerQuorum(new QuorumBoard(connection, env.QUEUE_PREFIX));
+  await quorum.start();
   // One backoff for BullMQ and the processors, which plan each retry with it against the vote's deadline.
   const backoff = voteBackoff(env.VOTE_BACKOFF_MS);
   const workers: Worker<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createWorker<VoteJob, Vote>(
       voteQueueName(config.id),
-      createVoteProcessor(createProvider(config), images, live, throughput, logger.child({ provider: config.id }), backoff),
+      createVoteProcessor(createProvider(config), images, live, throughput, logger.child({ provider: config.id }), backoff, quorum),
       {
         connection,
         prefix: env.QUEUE_PREFIX,
@@ -57,6 +60,7 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
+      await quorum.close();
       connection.disconnect();
     },
   };

@@ -14,6 +14,7 @@ import {
   type voteBackoff,
 } from "@sd/queue";
 import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
+import type { QuorumTicket, WorkerQuorum } from "./early-quorum";
 
 /**
  * Asks one model for its vote. The decision's images are read by reference right before the
@@ -41,10 +42,76 @@ export function createVoteProcessor(
   logger: Logger,
   /** The worker's backoff (`voteBackoff`), to plan each retry against the deadline. */
   backoff: ReturnType<typeof voteBackoff>,
+  /** Early quorum: skips or cancels a vote once its decision is settled without it. */
+  quorum: WorkerQuorum,
 ) {
   const { id, weight } = provider.config;
+  /** One call to the model: a vote (with its peers' answers in a gossip round) or, for a judge job, the verdict. */
+  const callModel = (data: VoteJob, pictures: string[], signal: AbortSignal | undefined) => {
+    const base = { question: data.question, categories: data.categories, images: pictures };
+    if (data.task === "judge") {
+      const answers = (data.panel_answers ?? []).map(({ label, category, reason, confidence }) => ({ label, category, reason, confidence }));
+      return provider.judge({ ...base, answers }, signal);
+    }
+    const round = data.round ?? 1;
+    if (round === 1) return provider.vote(base, signal);
+    return provider.vote(
+      {
+        ...base,
+        round,
+        peers: (data.peers ?? []).map(({ label, category, reason }) => ({ label, category, reason })),
+        previous: data.previous ? { category: data.previous.category, reason: data.previous.reason } : null,
+      },
+      signal,
+    );
+  };
   return async (job: Job<VoteJob, Vote>): Promise<Vote> => {
     const data = VoteJobSchema.parse(job.data);
+    const round = data.task === "judge" ? undefined : (data.round ?? 1);
+    // Early quorum: a vote whose decision was settled without it calls no model.
+    let ticket: QuorumTicket | null | undefined;
+    if (data.quorum_weights) {
+      ticket = await quorum.enter(data);
+      if (ticket === null) return finish(data, skippedVote(0));
+    }
+    try {
+      return await finish(data, await run(job, data, round, ticket?.signal));
+    } finally {
+      ticket?.leave();
+    }
+  };
+
+  /** A vote early quorum did not need: not asked, or its call cancelled. Never counted. */
+  function skippedVote(latencyMs: number, attempts = 1): Vote {
+    return {
+      provider: id,
+      status: "skipped",
+      category: null,
+      rationale: null,
+      confidence: null,
+      raw_response: null,
+      model_version: configuredModelVersion(provider.config),
+      error: null,
+      weight,
+      latency_ms: Math.round(latencyMs),
+      attempts,
+      usage: null,
+      cost_usd: 0,
+    };
+  }
+
+  /** Tells the room, the throughput figures and early quorum about a final vote. */
+  async function finish(data: VoteJob, vote: Vote): Promise<Vote> {
+    if (data.request_id) {
+      const event = voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote);
+      live.modelProgress(data.task === "judge" ? { ...event, round: 0 } : event);
+    }
+    if (vote.status !== "skipped") await throughput.voteFinished(id, `${data.decision_id}:${data.task ?? "vote"}:${data.round ?? 1}:${vote.attempts}`, vote.latency_ms, vote.status === "success");
+    await quorum.report(data, vote);
+    return vote;
+  }
+
+  async function run(job: Job<VoteJob, Vote>, data: VoteJob, round: number | undefined, cancelled: AbortSignal | undefined): Promise<Vote> {
     const attempt = job.attemptsMade + 1;
     let started = performance.now();
     const elapsed = () => performance.now() - started;
@@ -62,14 +129,17 @@ export function createVoteProcessor(
       attempts: attempt,
       usage,
       cost_usd: costUsd(provider.config, usage),
+      ...(round === undefined ? {} : { round }),
     });
     const ask = async (pictures: string[]): Promise<Vote> => {
       started = performance.now(); // the model's latency, not Redis's
       // The SDK's own timeout may end the attempt sooner; the deadline ends it at the latest.
       const left = msUntilDeadline(data.vote_deadline_at);
       const cut = Number.isFinite(left) ? AbortSignal.timeout(Math.max(0, left)) : undefined;
+      const signals = [cut, cancelled].filter((s): s is AbortSignal => s !== undefined);
+      const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
       try {
-        const answer = await provider.vote({ question: data.question, categories: data.categories, images: pictures }, cut);
+        const answer = await callModel(data, pictures, signal);
         voteDuration.observe({ provider: id, outcome: "success" }, elapsed() / 1000);
         return {
           provider: id,
@@ -85,8 +155,11 @@ export function createVoteProcessor(
           attempts: attempt,
           usage: answer.usage,
           cost_usd: costUsd(provider.config, answer.usage),
+          ...(round === undefined ? {} : { round }),
         };
       } catch (caught) {
+        // Early quorum settled the decision without this vote: its call was cancelled, nothing to count or retry.
+        if (cancelled?.aborted) return skippedVote(elapsed(), attempt);
         const error = asProviderError(caught);
         voteDuration.observe({ provider: id, outcome: "error" }, elapsed() / 1000);
         voteErrors.inc({ provider: id, kind: error.kind });
@@ -132,8 +205,6 @@ export function createVoteProcessor(
               return failed(error.message, null, null);
             },
           );
-    if (data.request_id) live.modelProgress(voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote));
-    await throughput.voteFinished(id, `${job.id ?? data.decision_id}:${attempt}`, vote.latency_ms, vote.status === "success");
     return vote;
-  };
+  }
 }

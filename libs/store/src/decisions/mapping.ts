@@ -1,4 +1,4 @@
-import { DEFAULT_ENSEMBLE_MODE, type StoredDecision, type TokenUsage } from "@sd/contracts";
+import { DEFAULT_ENSEMBLE_MODE, EnsembleRecordSchema, type EnsembleRecord, type StoredDecision, type TokenUsage } from "@sd/contracts";
 import type { DecisionDocument } from "./schema";
 
 /** `StoredDecision` -> stored document (`id` becomes `_id`, vote counts become pairs). */
@@ -20,6 +20,7 @@ export function toDecisionDocument(decision: StoredDecision): DecisionDocument {
     error_details: { ...decision.error_details },
     processing_time_ms: decision.processing_time_ms,
     ensemble_mode: decision.ensemble_mode,
+    ...(decision.ensemble ? { ensemble: EnsembleRecordSchema.parse(decision.ensemble) } : {}),
     is_authenticated: decision.is_authenticated,
     user_id: decision.user_id,
     user_ip: decision.user_ip,
@@ -52,6 +53,8 @@ export function fromDecisionDocument(doc: DecisionDocument): StoredDecision {
     error_details: copyRecord(doc.error_details),
     processing_time_ms: doc.processing_time_ms ?? 0,
     ensemble_mode: doc.ensemble_mode ?? DEFAULT_ENSEMBLE_MODE,
+    // Decisions stored before ensemble modes existed keep no record of how they were combined.
+    ...withEnsemble(doc.ensemble),
     is_authenticated: doc.is_authenticated ?? false,
     user_id: doc.user_id ?? null,
     user_ip: doc.user_ip ?? null,
@@ -71,4 +74,11 @@ function copyUsage(usage: TokenUsage | null | undefined): TokenUsage | null {
 
 function copyRecord<V>(record: Record<string, V> | undefined): Record<string, V> {
   return Object.fromEntries(Object.entries(record ?? {}));
+}
+
+/** The stored ensemble record, parsed by its schema (a copy without driver artefacts); nothing when absent or unreadable. */
+function withEnsemble(stored: unknown): { ensemble?: EnsembleRecord } {
+  if (stored == null) return {};
+  const parsed = EnsembleRecordSchema.safeParse(stored);
+  return parsed.success ? { ensemble: parsed.data } : {};
 }

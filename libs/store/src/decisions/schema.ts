@@ -1,4 +1,4 @@
-import { DEFAULT_ENSEMBLE_MODE, type StoredDecision } from "@sd/contracts";
+import { DEFAULT_ENSEMBLE_MODE, ENSEMBLE_MODES, type StoredDecision } from "@sd/contracts";
 import { Schema } from "mongoose";
 import type { BaseDocument } from "../collection";
 import { defineCollection } from "../collection-spec";
@@ -57,7 +57,10 @@ export const decisionSchema = new Schema(
     model_versions: providerMap(String),
     error_details: providerMap(String),
     processing_time_ms: { type: Number, default: 0, min: 0 },
-    ensemble_mode: { type: String, enum: [DEFAULT_ENSEMBLE_MODE], default: DEFAULT_ENSEMBLE_MODE },
+    ensemble_mode: { type: String, enum: [...ENSEMBLE_MODES], default: DEFAULT_ENSEMBLE_MODE },
+    // How the ensemble decided (EnsembleRecord, checked by its zod schema when the aggregator builds
+    // it): category names are values here, never keys. Null on decisions stored before modes existed.
+    ensemble: { type: Schema.Types.Mixed, default: null },
     is_authenticated: { type: Boolean, default: false },
     user_id: nullableString,
     user_ip: nullableString,

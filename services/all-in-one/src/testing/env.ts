@@ -19,6 +19,8 @@ export function testEnv(emulatorUrl: string, overrides: Record<string, string> =
     PORT: "0",
     HOST: "127.0.0.1",
     HEALTH_PORT: "0",
+    // The playground's three models (the default is all eight marketed ones); tests that need others name them.
+    PROVIDERS: "openai,gemini,claude",
     RATE_LIMIT_PER_MINUTE: "10000",
     FORMS_RATE_LIMIT_PER_HOUR: "10000",
     VOTE_BACKOFF_MS: "50",

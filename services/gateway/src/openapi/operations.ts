@@ -723,20 +723,24 @@ const siteOperations: DocumentedOperation[] = [
     path: "/api/providers",
     tag: "site",
     operationId: "listProviders",
-    summary: "The models a decision asks",
-    description: "In the playground's row order; `simulated` is true when the provider emulator answers because no vendor key is configured.",
+    summary: "The models a decision may ask",
+    description:
+      "Every configured model a request's `models` (its panel) may name, the default panel (the playground's rows) and the default judge; `simulated` is true when the provider emulator answers because no vendor key is configured.",
     access: "public",
     responses: {
       200: {
         description: "The models.",
         body: json(
           ProvidersResponseSchema,
-          one("The playground's three", {
+          one("Four models, the playground's three by default", {
             providers: [
               { id: "openai", label: "OpenAI GPT-4o", model: "gpt-4o", simulated: false },
               { id: "gemini", label: "Google Gemini 2.5 Flash", model: "gemini-2.5-flash", simulated: false },
               { id: "claude", label: "Anthropic Claude Sonnet 3.5", model: "claude-sonnet-4-6", simulated: false },
+              { id: "gpt5", label: "OpenAI GPT-5", model: "gpt-5", simulated: false },
             ],
+            default_panel: ["openai", "gemini", "claude"],
+            default_judge: "gpt5",
           }),
         ),
       },

@@ -85,12 +85,13 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, 
     const key = currentApiKey(res);
     const body = parseBody(V1EnsembleRequestSchema, req);
     const idempotencyKey = readIdempotencyKey(req);
-    const request: DecisionRequest = { question: body.prompt, categories: body.valid_responses, images: body.images, request_id: body.request_id };
+    const { prompt, valid_responses, ...options } = body;
+    const request: DecisionRequest = { ...options, question: prompt, categories: valid_responses };
     const requester: Requester = { ip: req.ip ?? null, user: { id: key.user_id, email: key.created_by }, apiKeyId: key.id };
 
     let decisionId: string;
     if (idempotencyKey === undefined) {
-      decisionId = await decisions.submit(request, requester);
+      decisionId = await decisions.submit(request, requester, { earlyQuorumByDefault: true });
     } else {
       const bodyHash = bodyFingerprint(request);
       const claim = await idempotency.claim(key.id, idempotencyKey, bodyHash, randomUUID());
@@ -103,7 +104,7 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, 
       decisionId = claim.decisionId;
       if (claim.kind === "new") {
         try {
-          await decisions.submit(request, requester, decisionId);
+          await decisions.submit(request, requester, { earlyQuorumByDefault: true, decisionId });
         } catch (error) {
           await idempotency.release(key.id, idempotencyKey, bodyHash, decisionId).catch(() => undefined);
           throw error;

@@ -1,0 +1,58 @@
+import { Queue, WaitingChildrenError, type Job } from "bullmq";
+import type { Redis } from "ioredis";
+import { voteQueueName, type VoteJob } from "@sd/contracts";
+import { voteJobOptions } from "./vote-policy";
+
+/** A vote (or a judge's verdict) a decision needs next, with the job id that makes asking twice harmless. */
+export interface NextCall {
+  jobId: string;
+  data: VoteJob;
+}
+
+/**
+ * The aggregator's way to take a decision a step further (a gossip round, the judge): it adds the
+ * calls as children of the running aggregate job, on each provider's own queue, then parks the job
+ * until they are in; BullMQ runs it again then, and the aggregator replays the decision from all
+ * its children. Job ids derive from the decision, provider and round, so a replay after a crash
+ * adds nothing twice.
+ */
+export class DecisionSteps {
+  private readonly queues = new Map<string, Queue<VoteJob>>();
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+    private readonly voteAttempts: number,
+  ) {}
+
+  /**
+   * Adds `calls` to the decision of `parent` and waits for them: throws BullMQ's
+   * WaitingChildrenError (the job is parked, not failed) unless they are all finished already, in
+   * which case it returns and the caller reads them at once.
+   */
+  async ask(parent: Job, token: string, calls: readonly NextCall[]): Promise<void> {
+    await Promise.all(
+      calls.map((call) =>
+        this.queue(call.data.provider).add("vote", call.data, {
+          jobId: call.jobId,
+          parent: { id: parent.id!, queue: parent.queueQualifiedName },
+          ...voteJobOptions(this.voteAttempts),
+        }),
+      ),
+    );
+    if (await parent.moveToWaitingChildren(token)) throw new WaitingChildrenError();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+  }
+
+  private queue(provider: string): Queue<VoteJob> {
+    let queue = this.queues.get(provider);
+    if (!queue) {
+      queue = new Queue<VoteJob>(voteQueueName(provider), { connection: this.connection, prefix: this.prefix });
+      this.queues.set(provider, queue);
+    }
+    return queue;
+  }
+}
