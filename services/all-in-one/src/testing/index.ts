@@ -6,3 +6,4 @@ export * from "./processes";
 export * from "./accounts";
 export * from "./history";
 export * from "./stack-with-mail";
+export * from "./private-redis";
