@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { KNOWN_PROVIDERS, type ProviderConfig, type Vendor } from "@sd/contracts";
-import { emulatorBaseUrl } from "@sd/provider-emulator";
+import { KNOWN_PROVIDERS, type Vendor } from "@sd/contracts";
 import { EmulatorLabClient, useEmulator } from "@sd/provider-emulator/testing";
 import { ProviderError, createProvider, type JudgeInput, type ModelProvider, type VoteInput } from "./index";
+import { emulatedProviderConfig } from "./test-config";
 
 /**
  * Gossip and judge calls, and cancellation, through each vendor's real SDK against the emulator:
@@ -69,22 +69,8 @@ Panel answers:
 Choose the final category.`;
 
 describe.each(ADAPTERS)("$name adapter: gossip, judge and cancellation", ({ vendor, model, structuredOutput }) => {
-  const provider = (): ModelProvider => {
-    const config: ProviderConfig = {
-      id: "test",
-      vendor,
-      model,
-      label: model,
-      apiKey: "test-key",
-      baseUrl: emulatorBaseUrl(emu.url, vendor),
-      weight: 1,
-      timeoutMs: 5_000,
-      simulated: true,
-      price: null,
-      ...(structuredOutput ? { structuredOutput } : {}),
-    };
-    return createProvider(config);
-  };
+  const provider = (): ModelProvider =>
+    createProvider(emulatedProviderConfig(emu.url, { vendor, model, id: "test" }, structuredOutput ? { structuredOutput } : {}));
   const lab = (): EmulatorLabClient => new EmulatorLabClient(emu.url, emu.controlToken);
 
   it("asks a first-round vote with the plain vote prompt, byte for byte, constrained to the categories", async () => {

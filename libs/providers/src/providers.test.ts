@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_PROVIDERS, type ProviderConfig } from "@sd/contracts";
 import { emulatorBaseUrl, startEmulator, type EmulatorResponse } from "@sd/provider-emulator";
 import { ProviderError, createProvider, type ModelProvider } from "./index";
+import { emulatedProviderConfig } from "./test-config";
 import { useEmulator } from "@sd/provider-emulator/testing";
 
 const emu = useEmulator();
@@ -28,19 +29,8 @@ async function failure(call: Promise<unknown>): Promise<ProviderError> {
 }
 
 describe.each(VENDORS)("$vendor adapter against the emulator", ({ vendor, defaults }) => {
-  const config = (overrides: Partial<ProviderConfig> = {}): ProviderConfig => ({
-    id: vendor === "anthropic" ? "claude" : vendor,
-    vendor,
-    model: defaults.model,
-    label: defaults.label,
-    apiKey: "test-key",
-    baseUrl: emulatorBaseUrl(emu.url, vendor),
-    weight: 1,
-    timeoutMs: 5_000,
-    simulated: true,
-    price: null,
-    ...overrides,
-  });
+  const config = (overrides: Partial<ProviderConfig> = {}): ProviderConfig =>
+    emulatedProviderConfig(emu.url, { vendor, model: defaults.model, label: defaults.label }, overrides);
   const provider = (overrides?: Partial<ProviderConfig>): ModelProvider => createProvider(config(overrides));
   const vote = (question = "Should I take the umbrella?", p = provider()) => p.vote({ question, categories: CATEGORIES, images: [] });
   /** The next call to this vendor answers with `respond`. */
