@@ -24,9 +24,10 @@ export const commonEnv = z.object({
   QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default("sd"),
   /**
    * The models a decision may ask (a request's panel is any subset) and the vote queues a worker
-   * consumes: all eight marketed models by default (each simulated without its API key).
+   * consumes: by default the playground's three and the eight marketed models (each simulated
+   * without its API key).
    */
-  PROVIDERS: providerList(MARKETED_PROVIDER_IDS),
+  PROVIDERS: providerList([...new Set([...DEFAULT_PROVIDER_IDS, ...MARKETED_PROVIDER_IDS])]),
   /** Latency of simulated answers, so the live rows can be watched in keyless mode. */
   SIMULATED_LATENCY_MS: intFromEnv(700),
   /** Attempts per vote, the first included (set on each job by the gateway); 429, 5xx and timeouts are retried. */
