@@ -1,9 +1,11 @@
 import { readFile } from "node:fs/promises";
-import type { Locator, Page, Route } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ImageAssetListResponseSchema, type AuthResponse, type DecisionHistoryItem, type ImageAsset, type StoredDecision } from "@sd/contracts";
 import { callApi } from "@sd/all-in-one/testing";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements } from "./support/browser-app";
+import { paintedHue } from "./support/colours";
+import { definition, terms } from "./support/definitions";
 import { pngBytes, pngDataUrl, useHistoryApp } from "./support/history-app";
 
 /**
@@ -21,29 +23,6 @@ const DETAIL_PATH = "/api/decision-history/";
 
 const section = (page: Page, name: string | RegExp) => page.getByRole("region", { name });
 const modelItem = (page: Page, name: string) => section(page, "Model Responses").getByRole("listitem", { name, exact: true });
-/** The value of one labelled row of a definition list (Decision Metadata, a model's Response, ...). */
-const definition = (scope: Locator, term: string) => scope.locator("dt", { hasText: new RegExp(`^${term}$`) }).locator("xpath=following-sibling::dd[1]");
-const terms = (scope: Locator) => scope.locator("dt").allTextContents();
-
-/** The colour a badge paints, by hue: what a user tells apart as green, yellow or red. */
-async function badgeColour(locator: Locator): Promise<"green" | "yellow" | "red" | "other"> {
-  const [r, g, b] = (await locator.evaluate((element) => {
-    const context = document.createElement("canvas").getContext("2d")!;
-    context.fillStyle = getComputedStyle(element).backgroundColor;
-    context.fillRect(0, 0, 1, 1);
-    return Array.from(context.getImageData(0, 0, 1, 1).data);
-  })) as [number, number, number];
-  const max = Math.max(r, g, b);
-  const min = Math.min(r, g, b);
-  if (max === min) return "other";
-  const d = max - min;
-  const hue = (max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4) * 60;
-  const h = (hue + 360) % 360;
-  if (h < 20 || h > 340) return "red";
-  if (h >= 40 && h <= 70) return "yellow";
-  if (h >= 90 && h <= 170) return "green";
-  return "other";
-}
 
 /** Processing time as section 9 words it. */
 const processingText = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(2)}s`);
@@ -127,7 +106,7 @@ describe.skipIf(browserUnavailable)("decision page: a decision made with images"
         const item = modelItem(page, name);
         await item.getByText(stored.model_versions[provider]!, { exact: true }).waitFor();
         const badge = item.getByText(`${confidence} confidence`, { exact: true });
-        expect(await badgeColour(badge)).toBe(colour);
+        expect(await paintedHue(badge)).toBe(colour);
         expect(await definition(item, "Response").innerText()).toBe(stored.individual_responses[provider]);
         expect(await definition(item, "Reason").innerText()).toBe(reason);
         const raw = stored.raw_responses[provider];
@@ -276,10 +255,10 @@ describe.skipIf(browserUnavailable)("decision page: seeded decisions", () => {
     expect(await page.getByTestId("decision-age").innerText()).toBe("(3h ago)");
     expect(await page.getByTestId("processing-time").innerText()).toBe("Processing time: 850ms");
 
-    expect(await badgeColour(modelItem(page, OPENAI).getByText("80% confidence"))).toBe("green");
-    expect(await badgeColour(modelItem(page, GEMINI).getByText("60% confidence"))).toBe("yellow");
+    expect(await paintedHue(modelItem(page, OPENAI).getByText("80% confidence"))).toBe("green");
+    expect(await paintedHue(modelItem(page, GEMINI).getByText("60% confidence"))).toBe("yellow");
     // An unknown provider: its id split on capital letters.
-    expect(await badgeColour(modelItem(page, "deep Seek").getByText("59% confidence"))).toBe("red");
+    expect(await paintedHue(modelItem(page, "deep Seek").getByText("59% confidence"))).toBe("red");
     expect(await modelItem(page, CLAUDE).getByText(/confidence$/).count()).toBe(0);
 
     expect(await terms(modelItem(page, OPENAI))).toEqual(["Response", "Reason"]);

@@ -1,10 +1,10 @@
-import type { Locator, Page, Request, WebSocketRoute } from "playwright-core";
+import type { Locator, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInByMail, SmtpCapture } from "@sd/all-in-one/testing";
 import { pngImage } from "./support/png";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements, useBrowserApp } from "./support/browser-app";
+import { addChoices, isPost, openPlayground as open, PUBLIC_DECISION_PATH as DECISION_PATH, type DecisionBody } from "./support/playground-page";
 
-const DECISION_PATH = "/api/ensembled-llm-categorical-decision-public";
 const SUGGESTION_PATH = "/api/smart-suggestion-public";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -42,48 +42,6 @@ function jpegDataUrlSize(dataUrl: string): { width: number; height: number } {
 }
 
 // ---- Page helpers ------------------------------------------------------------------------
-
-interface DecisionBody {
-  question: string;
-  categories: string[];
-  images?: string[];
-  request_id: string;
-}
-
-const isPost = (path: string) => (request: Request) => request.method() === "POST" && new URL(request.url()).pathname === path;
-
-function playground(page: Page) {
-  const rows = page.getByRole("list", { name: "Model responses" });
-  return {
-    question: page.getByLabel("Question"),
-    choiceInput: page.getByLabel("Choices", { exact: true }),
-    addButton: page.getByRole("button", { name: "Add", exact: true }),
-    choices: page.getByRole("list", { name: "Your choices" }).getByRole("listitem"),
-    suggestButton: page.getByRole("button", { name: "AI Suggestions" }),
-    submitButton: page.getByRole("button", { name: "Get AI Decision" }),
-    fileInput: page.locator('input[type="file"]'),
-    thumbnails: page.getByRole("list", { name: "Attached images" }).getByRole("img"),
-    row: (label: string): Locator => rows.getByRole("listitem").filter({ hasText: label }),
-    finalCard: page.locator("div").filter({ has: page.getByRole("heading", { name: "Final Decision" }) }).last(),
-    toast: (text: string): Locator => page.locator("[data-sonner-toast]").filter({ hasText: text }).first(),
-  };
-}
-
-async function open(page: Page): Promise<ReturnType<typeof playground>> {
-  // Under the test's own timeout, so a wait that never ends names its locator.
-  page.setDefaultTimeout(20_000);
-  await page.goto("/playground");
-  const ui = playground(page);
-  await ui.question.waitFor();
-  return ui;
-}
-
-async function addChoices(ui: ReturnType<typeof playground>, ...choices: string[]): Promise<void> {
-  for (const choice of choices) {
-    await ui.choiceInput.fill(choice);
-    await ui.choiceInput.press("Enter");
-  }
-}
 
 interface Box {
   x: number;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { EnsembleRecordSchema } from "./ensemble";
 import { LIMITS } from "./limits";
 import type { StoredDecision } from "./stored-decision";
 import { TokenUsageSchema } from "./vote";
@@ -105,6 +106,8 @@ export const DecisionHistoryItemSchema = z.object({
   error_details: z.record(z.string(), z.string()),
   processing_time_ms: z.number().nonnegative().nullable(),
   ensemble_mode: z.string(),
+  /** How the ensemble decided (panel, weights, rounds, judge, early quorum); null for decisions stored before modes existed. */
+  ensemble: EnsembleRecordSchema.nullable(),
   is_authenticated: z.boolean(),
   user_ip: z.string().nullable(),
   user_email: z.string().nullable(),
@@ -152,6 +155,7 @@ export function toDecisionHistoryItem(decision: StoredDecision): DecisionHistory
     error_details: decision.error_details,
     processing_time_ms: decision.processing_time_ms,
     ensemble_mode: decision.ensemble_mode,
+    ensemble: decision.ensemble ?? null,
     is_authenticated: decision.is_authenticated,
     user_ip: decision.user_ip,
     user_email: decision.user_email,

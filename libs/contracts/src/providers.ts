@@ -105,5 +105,7 @@ export const ProvidersResponseSchema = z.object({
   default_panel: z.array(z.string()),
   /** The judge of judge mode when a request names none. */
   default_judge: z.string(),
+  /** Gossip rounds of a request that names none. */
+  default_rounds: z.number().int().min(1),
 });
 export type ProvidersResponse = z.infer<typeof ProvidersResponseSchema>;

@@ -24,6 +24,7 @@ export class EnsembleDefaults {
   private readonly models: ReadonlyMap<string, ProviderConfig>;
   readonly panel: readonly string[];
   readonly judge: string;
+  readonly rounds: number;
 
   constructor(
     deciders: readonly ProviderConfig[],
@@ -33,6 +34,7 @@ export class EnsembleDefaults {
     const missing = env.PANEL.filter((id) => !this.models.has(id));
     if (missing.length > 0) throw new ConfigError(`PANEL: ${missing.join(", ")} not in PROVIDERS (${env.PROVIDERS.join(", ")})`);
     this.panel = env.PANEL;
+    this.rounds = env.GOSSIP_ROUNDS;
     this.judge = env.JUDGE_PROVIDER ?? (this.models.has("gpt5") ? "gpt5" : env.PANEL[0]!);
     if (!this.models.has(this.judge)) throw new ConfigError(`JUDGE_PROVIDER: ${this.judge} is not in PROVIDERS (${env.PROVIDERS.join(", ")})`);
     if (env.WEIGHTING === "learned") {

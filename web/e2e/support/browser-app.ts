@@ -26,11 +26,17 @@ export interface BrowserApp {
 }
 
 /**
+ * Variables for the stack on top of `testEnv`'s; a function is called once the emulator runs, for
+ * variables that name it (a fourth model's `<ID>_BASE_URL`).
+ */
+export type EnvOverrides = Record<string, string> | ((emulatorUrl: string) => Record<string, string>);
+
+/**
  * The product as a visitor meets it: the gateway (serving web/dist), workers and aggregator on
  * real Redis, the provider emulator answering the real SDKs, and Debian's Chromium driven by
  * Playwright. One stack and one browser per test file.
  */
-export function useBrowserApp(envOverrides: Record<string, string> = {}): BrowserApp {
+export function useBrowserApp(envOverrides: EnvOverrides = {}): BrowserApp {
   const emulator = useEmulator();
   let stack: InProcessStack | undefined;
   let browser: Browser | undefined;
@@ -38,7 +44,7 @@ export function useBrowserApp(envOverrides: Record<string, string> = {}): Browse
 
   beforeAll(async () => {
     if (browserUnavailable) return;
-    stack = await startStack(testEnv(emulator.url, envOverrides));
+    stack = await startStack(testEnv(emulator.url, typeof envOverrides === "function" ? envOverrides(emulator.url) : envOverrides));
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,
       headless: true,

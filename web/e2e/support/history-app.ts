@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { DecisionResponseSchema, type AuthResponse, type DecisionResponse, type StoredDecision } from "@sd/contracts";
+import { DecisionResponseSchema, type AuthResponse, type DecisionResponse, type EnsembleOptions, type StoredDecision } from "@sd/contracts";
 import { callApi, signInByMail, SmtpCapture, storedDecision } from "@sd/all-in-one/testing";
-import { browserUnavailable, useBrowserApp, type BrowserApp } from "./browser-app";
+import { browserUnavailable, useBrowserApp, type BrowserApp, type EnvOverrides } from "./browser-app";
 import { pngImage } from "./png";
 
 /** The authenticated decision endpoint (a signed-in user's decisions are stored with their images). */
@@ -16,8 +16,8 @@ export interface HistoryApp extends BrowserApp {
   signInAs(email: string): Promise<AuthResponse>;
   /** Hands a session to the page as the app keeps it (auth_user / auth_token), then opens `path`. */
   openAs(page: Page, auth: Pick<AuthResponse, "user" | "tokens">, path: string): Promise<void>;
-  /** Asks the models through the authenticated endpoint as `auth`'s user; the decision is then stored. */
-  decide(auth: AuthResponse, body: { question: string; categories: string[]; images?: string[] }): Promise<DecisionResponse>;
+  /** Asks the models through the authenticated endpoint as `auth`'s user (with any ensemble options); the decision is then stored. */
+  decide(auth: AuthResponse, body: { question: string; categories: string[]; images?: string[] } & EnsembleOptions): Promise<DecisionResponse>;
   /** Stores decisions of `auth`'s user directly (exact timestamps and fields), oldest to newest as given. */
   seed(auth: AuthResponse, decisions: Partial<StoredDecision>[]): Promise<StoredDecision[]>;
 }
@@ -26,16 +26,18 @@ export interface HistoryApp extends BrowserApp {
  * The browser app for the history pages: the stack with a real SMTP capture, so tests sign in
  * real accounts by magic link, make decisions over HTTP and seed exact histories in the store.
  */
-export function useHistoryApp(envOverrides: Record<string, string> = {}): HistoryApp {
+export function useHistoryApp(envOverrides: EnvOverrides = {}): HistoryApp {
   let smtp: SmtpCapture | undefined;
-  // Filled in before the stack starts (the capture's port is known only once it runs).
-  const env: Record<string, string> = { MAGIC_LINK_PER_IP_PER_HOUR: "10000", ...envOverrides };
   beforeAll(async () => {
     if (browserUnavailable) return;
     smtp = await SmtpCapture.start();
-    env.SMTP_URL = smtp.url;
   });
-  const app = useBrowserApp(env);
+  // Read when the stack starts, after the capture runs (its port is known only then).
+  const app = useBrowserApp((emulatorUrl) => ({
+    MAGIC_LINK_PER_IP_PER_HOUR: "10000",
+    ...(typeof envOverrides === "function" ? envOverrides(emulatorUrl) : envOverrides),
+    ...(smtp ? { SMTP_URL: smtp.url } : {}),
+  }));
   afterAll(async () => {
     await smtp?.close();
   });

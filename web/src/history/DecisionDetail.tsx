@@ -4,7 +4,9 @@ import { useState } from "react";
 import { Card } from "../ui/card";
 import { ImageAssetsSection, ImagesSection, type AssetsState } from "./DecisionImages";
 import { DecisionBadge } from "./DecisionBadge";
+import { EnsembleRecordSection } from "./EnsembleRecordSection";
 import { DetailSection } from "./DetailSection";
+import type { DecisionDetailItem } from "./history-api";
 import { formatLocalTime, formatProcessingTime, formatRelativeTime, voteRows } from "./format";
 import { ImageViewerDialog } from "./ImageViewerDialog";
 import { ModelResponseList } from "./ModelResponseList";
@@ -32,7 +34,7 @@ function Metadata({ decision }: { decision: DecisionHistoryItem }) {
 }
 
 /** Everything about one decision (specification section 2, /decision/{id}). */
-export function DecisionDetail({ decision, assets, labels }: { decision: DecisionHistoryItem; assets: AssetsState; labels: ReadonlyMap<string, string> }) {
+export function DecisionDetail({ decision, assets, labels }: { decision: DecisionDetailItem; assets: AssetsState; labels: ReadonlyMap<string, string> }) {
   const [viewing, setViewing] = useState<ImageAsset | null>(null);
   return (
     <div className="space-y-6">
@@ -84,6 +86,8 @@ export function DecisionDetail({ decision, assets, labels }: { decision: Decisio
       <DetailSection title="Model Responses">
         <ModelResponseList decision={decision} labels={labels} />
       </DetailSection>
+
+      {decision.ensemble ? <EnsembleRecordSection record={decision.ensemble} labels={labels} /> : null}
 
       <DetailSection title="Decision Metadata">
         <Metadata decision={decision} />

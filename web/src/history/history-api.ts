@@ -38,8 +38,11 @@ export async function fetchHistoryPage(query: Record<string, string>, session: A
   return page;
 }
 
+/** A decision as its page shows it: the history item, with how its ensemble decided when it kept a record. */
+export type DecisionDetailItem = DecisionHistoryItem;
+
 /** GET /api/decision-history/{id} (bearer). A 404, or an answer without a decision, is 'Decision not found'. */
-export async function fetchDecision(id: string, session: AuthorizationSource): Promise<DecisionHistoryItem> {
+export async function fetchDecision(id: string, session: AuthorizationSource): Promise<DecisionDetailItem> {
   try {
     const answer = await authorizedRequest(`/api/decision-history/${encodeURIComponent(id)}`, { schema: DecisionHistoryDetailResponseSchema }, session);
     if (!answer.success) throw new ApiError(404, HISTORY_MESSAGES.notFound);

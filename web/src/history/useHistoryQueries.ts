@@ -4,7 +4,7 @@ import { LIMITS, type DecisionHistoryItem, type DecisionHistoryListResponse } fr
 import { SignedOutError } from "../api/authorized";
 import { ApiError } from "../api/client";
 import { useAuthorization } from "../auth/session-context";
-import { fetchModels } from "../playground/playground-api";
+import { providersQuery } from "../playground/playground-api";
 import { fetchDecision, fetchDecisionImageAssets, fetchHistoryPage, historyKeys } from "./history-api";
 import { historyQuery, type HistoryFilters } from "./history-filters";
 
@@ -113,6 +113,6 @@ export function useDecisionImageAssets(decisionId: string, userId: string | null
 
 /** Provider id -> its label, from GET /api/providers (the playground's query, shared through the cache). */
 export function useProviderLabels(): ReadonlyMap<string, string> {
-  const { data } = useQuery({ queryKey: ["providers"], queryFn: fetchModels, staleTime: Infinity });
-  return useMemo(() => new Map((data ?? []).map((p) => [p.id, p.label])), [data]);
+  const { data } = useQuery(providersQuery);
+  return useMemo(() => new Map((data?.providers ?? []).map((p) => [p.id, p.label])), [data]);
 }

@@ -1,13 +1,15 @@
 import type { Suggestion } from "@sd/contracts";
 import { History, LoaderCircle, Vote } from "lucide-react";
-import { useMemo, useRef, useState, type FormEvent } from "react";
+import { useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { Page } from "../layout/Page";
 import { AiSuggestions } from "../playground/AiSuggestions";
 import { ChoiceEditor } from "../playground/ChoiceEditor";
 import { addChoice, decisionInputProblem, newSuggestions, removeChoice } from "../playground/choices";
-import { modelRows } from "../playground/decision-run";
+import { EnsembleControls } from "../playground/EnsembleControls";
+import { chosenJudge, chosenPanel, DEFAULT_ENSEMBLE_CHOICE, ensembleProblem, ensembleRequestOptions, type EnsembleChoice } from "../playground/ensemble-options";
 import { FinalDecisionCard } from "../playground/FinalDecisionCard";
 import { ImageAttachmentsField } from "../playground/ImageAttachmentsField";
+import { liveRows } from "../playground/live-rows";
 import { ModelResponses } from "../playground/ModelResponses";
 import { QuestionField } from "../playground/QuestionField";
 import { SimulatedBanner } from "../playground/SimulatedBanner";
@@ -19,6 +21,8 @@ import { Button, ButtonLink } from "../ui/button";
 import { Card } from "../ui/card";
 import { toast } from "../ui/toast";
 
+const PANEL_REQUIRED_TITLE = "Models required";
+
 /** Brings the live results into view when they are below the fold (one column on small screens). */
 function revealBelowFold(element: HTMLElement | null): void {
   if (!element || element.getBoundingClientRect().top < window.innerHeight * 0.6) return;
@@ -28,17 +32,25 @@ function revealBelowFold(element: HTMLElement | null): void {
 
 /** /playground: ask the models a question with allowed answers and watch their votes arrive. */
 export default function PlaygroundPage() {
-  const { models, simulated } = usePlaygroundModels();
+  const catalog = usePlaygroundModels();
   const [question, setQuestion] = useState("");
   const [choices, setChoices] = useState<readonly string[]>([]);
+  const [ensemble, setEnsemble] = useState<EnsembleChoice>(DEFAULT_ENSEMBLE_CHOICE);
   const attachments = useImageAttachments();
   const suggestions = useSuggestions();
-  const decision = useDecisionRun(models);
+  const decision = useDecisionRun();
   const results = useRef<HTMLDivElement>(null);
+  const whyDisabledId = useId();
 
   const images = useMemo(() => attachments.images.map((image) => image.dataUrl), [attachments.images]);
   const running = decision.phase === "running";
   const problem = decisionInputProblem(question, choices);
+  const panelProblem = ensembleProblem(ensemble, catalog);
+  const panel = chosenPanel(ensemble, catalog);
+  const judge = ensemble.mode === "judge" ? chosenJudge(ensemble, catalog) : null;
+  // The banner names the simulated models this decision would ask.
+  const asked = new Set([...panel.map((model) => model.id), ...(judge ? [judge] : [])]);
+  const simulated = catalog.models.filter((model) => model.simulated && asked.has(model.id));
 
   const addCategory = (raw: string) => {
     const next = addChoice(choices, raw);
@@ -57,7 +69,14 @@ export default function PlaygroundPage() {
       toast.error(problem.title, problem.description);
       return;
     }
-    void decision.submit({ question, categories: choices, images });
+    if (panelProblem) {
+      toast.error(PANEL_REQUIRED_TITLE, panelProblem);
+      return;
+    }
+    void decision.submit(
+      { question, categories: choices, images },
+      { mode: ensemble.mode, panel: panel.map((model) => model.id), judge, options: ensembleRequestOptions(ensemble, catalog) },
+    );
     revealBelowFold(results.current);
   };
 
@@ -94,14 +113,29 @@ export default function PlaygroundPage() {
                 onPick={pickSuggestion}
               />
             </div>
-            <Button type="submit" size="lg" className="w-full" disabled={problem !== null || running || attachments.processing > 0} aria-busy={running}>
-              {running ? <LoaderCircle className="size-5 animate-spin" aria-hidden /> : <Vote className="size-5" aria-hidden />}
-              Get AI Decision
-            </Button>
+            <EnsembleControls choice={ensemble} catalog={catalog} onChange={setEnsemble} />
+            <div className="space-y-2">
+              <Button
+                type="submit"
+                size="lg"
+                className="w-full"
+                disabled={problem !== null || panelProblem !== null || running || attachments.processing > 0}
+                aria-busy={running}
+                aria-describedby={panelProblem ? whyDisabledId : undefined}
+              >
+                {running ? <LoaderCircle className="size-5 animate-spin" aria-hidden /> : <Vote className="size-5" aria-hidden />}
+                Get AI Decision
+              </Button>
+              {panelProblem ? (
+                <p id={whyDisabledId} className="text-center text-sm text-red-600">
+                  {panelProblem}
+                </p>
+              ) : null}
+            </div>
           </form>
         </Card>
         <div ref={results} className="scroll-mt-20 space-y-6">
-          <ModelResponses rows={modelRows(models, decision.outcomes)} />
+          <ModelResponses rows={liveRows(catalog.models, decision, { panel, mode: ensemble.mode, judge })} />
           {decision.result ? <FinalDecisionCard result={decision.result} /> : null}
         </div>
       </div>

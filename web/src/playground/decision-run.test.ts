@@ -1,25 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { DecisionResponse } from "@sd/contracts";
-import { decisionRunReducer, IDLE_RUN, modelRows, type DecisionRun, type DecisionRunAction } from "./decision-run";
+import { decisionRunReducer, IDLE_RUN, type DecisionRun, type DecisionRunAction } from "./decision-run";
 
 const PROVIDERS = ["openai", "gemini", "claude"];
-const MODELS = [
-  { id: "openai", label: "OpenAI GPT-4o", model: "gpt-4o", simulated: false },
-  { id: "gemini", label: "Google Gemini 2.5 Flash", model: "gemini-2.5-flash", simulated: false },
-  { id: "claude", label: "Anthropic Claude Sonnet 3.5", model: "claude-sonnet-4-6", simulated: false },
-];
 
 const run = (...actions: DecisionRunAction[]): DecisionRun => actions.reduce(decisionRunReducer, IDLE_RUN);
 const start: DecisionRunAction = { type: "start", providers: PROVIDERS };
 const vote = (
   provider: string,
-  status: "pending" | "success" | "error",
+  status: "pending" | "success" | "error" | "skipped",
   response: string | null = null,
-  { confidence = null, rationale = null }: { confidence?: number | null; rationale?: string | null } = {},
+  { confidence = null, rationale = null, round }: { confidence?: number | null; rationale?: string | null; round?: number } = {},
 ): DecisionRunAction => ({
   type: "vote",
-  event: { provider, status, response, model_version: status === "pending" ? null : `${provider}-model`, confidence, rationale },
+  event: { provider, status, response, model_version: status === "pending" ? null : `${provider}-model`, confidence, rationale, ...(round === undefined ? {} : { round }) },
 });
+/** What a settled round-1 outcome holds besides its answer. */
+const roundOne = { round: 1, earlier: [] };
 const response = (individual: Record<string, string | null>): DecisionResponse => ({
   final_decision: "Yes",
   total_votes: 2,
@@ -40,7 +37,7 @@ describe("decisionRunReducer", () => {
 
   it("settles each row as its own vote event arrives", () => {
     const state = run(start, vote("openai", "pending"), vote("openai", "success", "Yes"));
-    expect(state.outcomes.openai).toEqual({ status: "success", response: "Yes", modelVersion: "openai-model", confidence: null, rationale: null });
+    expect(state.outcomes.openai).toEqual({ status: "success", response: "Yes", modelVersion: "openai-model", confidence: null, rationale: null, ...roundOne, guessed: false });
     expect(statuses(state)).toEqual({ openai: "success", gemini: "pending", claude: "pending" });
     expect(statuses(run(start, vote("claude", "error")))).toEqual({ openai: "pending", gemini: "pending", claude: "error" });
   });
@@ -94,7 +91,7 @@ describe("decisionRunReducer", () => {
 
   it("adds models the answer names that were not asked", () => {
     const state = run(start, { type: "complete", response: response({ openai: "Yes", gemini: "Yes", claude: "No", llama: "No" }) });
-    expect(state.outcomes.llama).toEqual({ status: "success", response: "No", modelVersion: null, confidence: null, rationale: null });
+    expect(state.outcomes.llama).toEqual({ status: "success", response: "No", modelVersion: null, confidence: null, rationale: null, ...roundOne, guessed: true });
   });
 
   it("fails every row when the request fails", () => {
@@ -111,23 +108,92 @@ describe("decisionRunReducer", () => {
   });
 });
 
-describe("modelRows", () => {
-  it("lists the models in order, idle before the first question", () => {
-    expect(modelRows(MODELS, {}).map((r) => [r.label, r.status])).toEqual([
-      ["OpenAI GPT-4o", "idle"],
-      ["Google Gemini 2.5 Flash", "idle"],
-      ["Anthropic Claude Sonnet 3.5", "idle"],
-    ]);
+describe("decisionRunReducer with ensembles", () => {
+  const gossip: DecisionRunAction = { type: "start", providers: PROVIDERS, mode: "gossip" };
+  const judged: DecisionRunAction = { type: "start", providers: PROVIDERS, mode: "judge", judge: "gpt5" };
+
+  it("keeps the mode and panel of the request, in its order", () => {
+    const state = run({ type: "start", providers: ["gpt5", "openai"], mode: "weighted_voting" });
+    expect(state).toMatchObject({ mode: "weighted_voting", panel: ["gpt5", "openai"], judge: null });
+    expect(statuses(state)).toEqual({ gpt5: "pending", openai: "pending" });
   });
 
-  it("shows each model's outcome and appends unlisted models under their id", () => {
-    const { outcomes } = run(start, vote("gemini", "success", "No", { confidence: 0.6, rationale: "Too risky." }), vote("llama", "success", "Yes"));
-    const rows = modelRows(MODELS, outcomes);
-    expect(rows.map((r) => [r.label, r.status, r.response, r.confidence, r.rationale])).toEqual([
-      ["OpenAI GPT-4o", "pending", null, null, null],
-      ["Google Gemini 2.5 Flash", "success", "No", 0.6, "Too risky."],
-      ["Anthropic Claude Sonnet 3.5", "pending", null, null, null],
-      ["llama", "success", "Yes", null, null],
-    ]);
+  it("gossip: a later round's answer replaces the row's and the earlier one goes into its history", () => {
+    const state = run(
+      gossip,
+      vote("openai", "success", "Yes", { confidence: 0.9, rationale: "Tested.", round: 1 }),
+      vote("openai", "pending", null, { round: 2 }),
+    );
+    expect(state.outcomes.openai).toMatchObject({
+      status: "pending",
+      modelVersion: "openai-model",
+      round: 2,
+      earlier: [{ round: 1, status: "success", response: "Yes", confidence: 0.9, rationale: "Tested." }],
+    });
+    const next = decisionRunReducer(state, vote("openai", "success", "No", { confidence: 0.7, round: 2 }));
+    expect(next.outcomes.openai).toMatchObject({ status: "success", response: "No", round: 2, earlier: [{ round: 1, response: "Yes" }] });
+    const third = decisionRunReducer(next, vote("openai", "error", null, { round: 3 }));
+    expect(third.outcomes.openai).toMatchObject({ status: "error", round: 3, earlier: [{ round: 1, response: "Yes" }, { round: 2, response: "No" }] });
+  });
+
+  it("gossip: a late answer of an earlier round fills in the history without replacing the current one", () => {
+    const state = run(gossip, vote("gemini", "pending", null, { round: 2 }), vote("gemini", "success", "No", { round: 1 }));
+    expect(state.outcomes.gemini).toMatchObject({ status: "pending", round: 2, earlier: [{ round: 1, status: "success", response: "No" }] });
+  });
+
+  it("gossip: the HTTP answer settles a row still open in a later round and keeps its history", () => {
+    const state = run(gossip, vote("claude", "success", "Yes", { round: 1 }), vote("claude", "pending", null, { round: 2 }), {
+      type: "complete",
+      response: response({ openai: "No", gemini: "No", claude: "No" }),
+    });
+    expect(state.outcomes.claude).toMatchObject({ status: "success", response: "No", round: 2, earlier: [{ round: 1, response: "Yes" }], guessed: true });
+  });
+
+  it("judge: the judge waits for the panel, turns pending when asked (round 0) and shows its verdict", () => {
+    const waiting = run(judged);
+    expect(waiting.judge).toMatchObject({ provider: "gpt5", outcome: { status: "waiting", round: 0 } });
+    const asked = decisionRunReducer(waiting, vote("gpt5", "pending", null, { round: 0 }));
+    expect(asked.judge?.outcome.status).toBe("pending");
+    const verdict = decisionRunReducer(asked, vote("gpt5", "success", "Yes", { round: 0, confidence: 0.8, rationale: "The best reason was for Yes." }));
+    expect(verdict.judge?.outcome).toMatchObject({ status: "success", response: "Yes", rationale: "The best reason was for Yes." });
+    // The judge's events never touch a panel row, even of the same model.
+    expect(statuses(verdict)).toEqual({ openai: "pending", gemini: "pending", claude: "pending" });
+  });
+
+  it("judge: a model that both votes and judges keeps two outcomes", () => {
+    const state = run(
+      { type: "start", providers: PROVIDERS, mode: "judge", judge: "openai" },
+      vote("openai", "success", "No", { round: 1 }),
+      vote("openai", "success", "Yes", { round: 0 }),
+    );
+    expect(state.outcomes.openai).toMatchObject({ status: "success", response: "No" });
+    expect(state.judge?.outcome).toMatchObject({ status: "success", response: "Yes" });
+  });
+
+  it("judge: a failed judge is an error; a verdict never seen live is left to the final decision", () => {
+    expect(run(judged, vote("gpt5", "error", null, { round: 0 })).judge?.outcome.status).toBe("error");
+    const unseen = run(judged, { type: "complete", response: response({ openai: "Yes", gemini: "Yes", claude: "No" }) });
+    expect(unseen.judge?.outcome.status).toBe("unreported");
+    expect(run(judged, { type: "fail" }).judge?.outcome.status).toBe("error");
+  });
+
+  it("early quorum: a skipped vote is 'skipped', never an error, and the answer keeps it so", () => {
+    const state = run(start, vote("openai", "success", "Yes"), vote("gemini", "success", "Yes"), vote("claude", "skipped"));
+    expect(state.outcomes.claude).toMatchObject({ status: "skipped", response: null });
+    const done = decisionRunReducer(state, { type: "complete", response: response({ openai: "Yes", gemini: "Yes", claude: null }) });
+    expect(statuses(done)).toEqual({ openai: "success", gemini: "success", claude: "skipped" });
+  });
+
+  it("a live event the HTTP answer overtook still corrects the row the answer guessed, and only that row", () => {
+    const done = run(start, vote("openai", "success", "Yes"), vote("gemini", "success", "Yes"), {
+      type: "complete",
+      response: response({ openai: "Yes", gemini: "Yes", claude: null }),
+    });
+    expect(done.outcomes.claude?.status).toBe("error");
+    const corrected = decisionRunReducer(done, vote("claude", "skipped"));
+    expect(corrected.outcomes.claude?.status).toBe("skipped");
+    // A row its own event settled, or a pending event, never changes after the answer.
+    expect(decisionRunReducer(corrected, vote("openai", "success", "No")).outcomes.openai?.response).toBe("Yes");
+    expect(decisionRunReducer(done, vote("claude", "pending")).outcomes.claude?.status).toBe("error");
   });
 });

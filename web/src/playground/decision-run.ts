@@ -1,10 +1,24 @@
-import type { DecisionResponse, ProvidersResponse, VoteEvent } from "@sd/contracts";
+import { DEFAULT_ENSEMBLE_MODE, type DecisionResponse, type EnsembleMode, type ProvidersResponse, type VoteEvent } from "@sd/contracts";
 
-/** A model the playground asks, as GET /api/providers lists it. */
+/** A model the playground can ask, as GET /api/providers lists it. */
 export type ModelInfo = ProvidersResponse["providers"][number];
 
-/** Model result status (specification section 4); "idle" before the first question. */
-export type ModelStatus = "idle" | "pending" | "success" | "error";
+/**
+ * Model result status (specification section 4), and what ensembles add: "idle" before the first
+ * question, "waiting" for a judge whose panel is still voting, "skipped" for a vote early quorum
+ * did not need (its call was cancelled), "unreported" for a judge whose verdict never came live
+ * (the final decision holds it).
+ */
+export type ModelStatus = "idle" | "waiting" | "pending" | "success" | "error" | "skipped" | "unreported";
+
+/** A settled answer of an earlier gossip round. */
+export interface RoundResult {
+  round: number;
+  status: "success" | "error" | "skipped";
+  response: string | null;
+  confidence: number | null;
+  rationale: string | null;
+}
 
 export interface ModelOutcome {
   status: Exclude<ModelStatus, "idle">;
@@ -16,64 +30,113 @@ export interface ModelOutcome {
   confidence: number | null;
   /** The model's one-sentence reason (success only, from its live event). */
   rationale: string | null;
-}
-
-/** Model result row: model label, response, status (specification section 3). */
-export interface ModelRow extends Omit<ModelOutcome, "status"> {
-  id: string;
-  label: string;
-  status: ModelStatus;
+  /** The round this outcome belongs to: 1 unless gossip asked again; 0 for the judge. */
+  round: number;
+  /** The model's settled answers of earlier rounds, oldest first. */
+  earlier: readonly RoundResult[];
+  /** Settled from the HTTP answer, not by the model's own live event, which may still correct it. */
+  guessed: boolean;
 }
 
 export interface DecisionRun {
   phase: "idle" | "running" | "done" | "failed";
+  mode: EnsembleMode;
+  /** The models asked, in row order. */
+  panel: readonly string[];
   /** Per provider id, for the providers asked. */
   outcomes: Readonly<Record<string, ModelOutcome>>;
+  /** Judge mode: the judge and its verdict; null otherwise. */
+  judge: { provider: string; outcome: ModelOutcome } | null;
   result: DecisionResponse | null;
 }
 
+export type VoteUpdate = Pick<VoteEvent, "provider" | "status" | "round" | "response" | "model_version" | "confidence" | "rationale">;
+
 export type DecisionRunAction =
-  | { type: "start"; providers: readonly string[] }
-  | { type: "vote"; event: Pick<VoteEvent, "provider" | "status" | "response" | "model_version" | "confidence" | "rationale"> }
+  | { type: "start"; providers: readonly string[]; mode?: EnsembleMode; judge?: string | null }
+  | { type: "vote"; event: VoteUpdate }
   | { type: "complete"; response: DecisionResponse }
   | { type: "fail" };
 
-export const IDLE_RUN: DecisionRun = { phase: "idle", outcomes: {}, result: null };
+export const IDLE_RUN: DecisionRun = { phase: "idle", mode: DEFAULT_ENSEMBLE_MODE, panel: [], outcomes: {}, judge: null, result: null };
 
-const pending: ModelOutcome = { status: "pending", response: null, modelVersion: null, confidence: null, rationale: null };
-/** A row settled without the model's own answer (so without its confidence or reason). */
-const settled = (status: "success" | "error", response: string | null, modelVersion: string | null): ModelOutcome => ({
-  status,
-  response,
-  modelVersion,
-  confidence: null,
-  rationale: null,
-});
+const blank = { response: null, modelVersion: null, confidence: null, rationale: null, earlier: [], guessed: false } as const;
 const hasAnswer = (response: string | null | undefined): response is string => typeof response === "string" && response.trim() !== "";
+const isOpen = (outcome: ModelOutcome | undefined) => outcome === undefined || outcome.status === "pending" || outcome.status === "waiting";
+
+/** The outcome a live event reports, in `round`, after the `earlier` rounds. */
+function outcomeOf(event: VoteUpdate, round: number, earlier: readonly RoundResult[]): ModelOutcome {
+  const base = { ...blank, modelVersion: event.model_version, round, earlier };
+  if (event.status === "pending" || event.status === "skipped") return { ...base, status: event.status };
+  if (event.status === "success" && hasAnswer(event.response)) {
+    return { ...base, status: "success", response: event.response, confidence: event.confidence, rationale: hasAnswer(event.rationale) ? event.rationale.trim() : null };
+  }
+  return { ...base, status: "error" };
+}
+
+function roundResult(outcome: ModelOutcome): RoundResult | null {
+  if (outcome.status !== "success" && outcome.status !== "error" && outcome.status !== "skipped") return null;
+  const { round, status, response, confidence, rationale } = outcome;
+  return { round, status, response, confidence, rationale };
+}
+
+/** One model's row after a live event: a later round moves the current answer into the history. */
+function applyVote(current: ModelOutcome | undefined, event: VoteUpdate, round: number): ModelOutcome {
+  if (!current) return outcomeOf(event, round, []);
+  if (round < current.round) {
+    // A late answer of an earlier round only fills in the history.
+    const late = roundResult(outcomeOf(event, round, []));
+    if (!late) return current;
+    const earlier = [...current.earlier.filter((r) => r.round !== round), late].sort((a, b) => a.round - b.round);
+    return { ...current, earlier };
+  }
+  if (round > current.round) {
+    const settled = roundResult(current);
+    const next = outcomeOf(event, round, settled ? [...current.earlier, settled] : current.earlier);
+    // A later round's pending event names no model version: the row keeps the one it showed.
+    return { ...next, modelVersion: next.modelVersion ?? current.modelVersion };
+  }
+  // A late "pending" never reopens a row its own event settled.
+  if (event.status === "pending" && !isOpen(current) && !current.guessed) return current;
+  return outcomeOf(event, round, current.earlier);
+}
+
+function judgeVote(run: DecisionRun, event: VoteUpdate): DecisionRun {
+  const current = run.judge?.outcome;
+  if (run.phase === "done" && current && !current.guessed) return run;
+  if (event.status === "pending" && current && !isOpen(current) && !current.guessed) return run;
+  return { ...run, judge: { provider: event.provider, outcome: outcomeOf(event, 0, []) } };
+}
 
 /**
- * One decision request's progress: every row pending on submit, each settled by its live vote
- * event as it arrives (with the model's confidence and reason), rows still pending settled by the
- * HTTP answer (success when the model's answer is in individual_responses, else error; the answer
- * carries no confidence or reason), and every row failed when the request fails.
+ * One decision request's progress: every row pending on submit (a judge waits for its panel);
+ * each row follows its model's live events (gossip: a later round's answer replaces the row's,
+ * the earlier ones are kept; round 0 is the judge); rows still open when the HTTP answer comes
+ * are settled from it (success when the model's answer is in individual_responses, else error),
+ * though a live event arriving later still corrects them; every row fails when the request fails.
  */
 export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction): DecisionRun {
   switch (action.type) {
-    case "start":
-      return { phase: "running", result: null, outcomes: Object.fromEntries(action.providers.map((id) => [id, pending])) };
+    case "start": {
+      const judge = action.judge ? { provider: action.judge, outcome: { ...blank, status: "waiting" as const, round: 0 } } : null;
+      return {
+        phase: "running",
+        mode: action.mode ?? DEFAULT_ENSEMBLE_MODE,
+        panel: [...action.providers],
+        result: null,
+        judge,
+        outcomes: Object.fromEntries(action.providers.map((id) => [id, { ...blank, status: "pending" as const, round: 1 }])),
+      };
+    }
     case "vote": {
-      if (run.phase !== "running") return run;
-      const { provider, status, response, model_version, confidence, rationale } = action.event;
-      const current = run.outcomes[provider];
-      // A late "pending" never reopens a settled row.
-      if (status === "pending" && current && current.status !== "pending") return run;
-      const outcome: ModelOutcome =
-        status === "pending"
-          ? { ...pending, modelVersion: model_version }
-          : status === "success" && hasAnswer(response)
-            ? { status: "success", response, modelVersion: model_version, confidence, rationale: hasAnswer(rationale) ? rationale.trim() : null }
-            : settled("error", null, model_version);
-      return { ...run, outcomes: { ...run.outcomes, [provider]: outcome } };
+      if (run.phase !== "running" && run.phase !== "done") return run;
+      const { event } = action;
+      const round = event.round ?? 1;
+      if (round === 0) return judgeVote(run, event);
+      const current = run.outcomes[event.provider];
+      // After the answer, only a row the answer had to guess is corrected, and only by a settled event.
+      if (run.phase === "done" && (!current?.guessed || event.status === "pending")) return run;
+      return { ...run, outcomes: { ...run.outcomes, [event.provider]: applyVote(current, event, round) } };
     }
     case "complete": {
       const answers = action.response.individual_responses;
@@ -82,34 +145,30 @@ export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction):
       for (const id of ids) {
         const current = run.outcomes[id];
         const answer = answers[id];
-        outcomes[id] =
-          current && current.status !== "pending"
-            ? current
-            : settled(hasAnswer(answer) ? "success" : "error", hasAnswer(answer) ? answer : null, current?.modelVersion ?? null);
+        outcomes[id] = !isOpen(current)
+          ? current!
+          : {
+              ...blank,
+              status: hasAnswer(answer) ? "success" : "error",
+              response: hasAnswer(answer) ? answer : null,
+              modelVersion: current?.modelVersion ?? null,
+              round: current?.round ?? 1,
+              earlier: current?.earlier ?? [],
+              guessed: true,
+            };
       }
-      return { phase: "done", result: action.response, outcomes };
+      const judge = run.judge && isOpen(run.judge.outcome) ? { ...run.judge, outcome: { ...run.judge.outcome, status: "unreported" as const, guessed: true } } : run.judge;
+      return { ...run, phase: "done", result: action.response, outcomes, judge };
     }
-    case "fail":
+    case "fail": {
+      const failed = (o: ModelOutcome): ModelOutcome => ({ ...blank, status: "error", modelVersion: o.modelVersion, round: o.round, earlier: o.earlier });
       return {
+        ...run,
         phase: "failed",
         result: null,
-        outcomes: Object.fromEntries(
-          Object.entries(run.outcomes).map(([id, o]) => [id, settled("error", null, o.modelVersion)]),
-        ),
+        outcomes: Object.fromEntries(Object.entries(run.outcomes).map(([id, o]) => [id, failed(o)])),
+        judge: run.judge && { ...run.judge, outcome: failed(run.judge.outcome) },
       };
+    }
   }
-}
-
-/** The rows to show: one per listed model, in order, then any other model that answered. */
-export function modelRows(models: readonly ModelInfo[], outcomes: Readonly<Record<string, ModelOutcome>>): ModelRow[] {
-  const listed = new Set(models.map((m) => m.id));
-  const rows: ModelRow[] = models.map(({ id, label }) => ({
-    id,
-    label,
-    ...(outcomes[id] ?? { status: "idle" as const, response: null, modelVersion: null, confidence: null, rationale: null }),
-  }));
-  for (const [id, outcome] of Object.entries(outcomes)) {
-    if (!listed.has(id)) rows.push({ id, label: id, ...outcome });
-  }
-  return rows;
 }

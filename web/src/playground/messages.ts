@@ -29,4 +29,9 @@ export const PLAYGROUND_TEXT = {
   noDecision: "No decision",
   processing: "Processing...",
   failed: "Failed",
+  /** Ensemble rows (issue 10). */
+  skipped: "Skipped (early quorum)",
+  judgeWaiting: "Waiting for the panel's answers",
+  judgeFailed: "Failed: the vote decided",
+  judgeUnreported: "Verdict in the final decision",
 } as const satisfies Record<string, ToastText | string>;

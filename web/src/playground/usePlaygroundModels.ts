@@ -1,10 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
-import type { ModelInfo } from "./decision-run";
-import { DEFAULT_MODELS, providersQuery } from "./playground-api";
+import { useMemo } from "react";
+import type { ModelCatalog } from "./ensemble-options";
+import { DEFAULT_CATALOG, providersQuery } from "./playground-api";
 
-/** The models a decision asks, in row order; the playground's defaults until the server says. */
-export function usePlaygroundModels(): { models: readonly ModelInfo[]; simulated: readonly ModelInfo[] } {
+/** Every model a panel may name and the defaults, from GET /api/providers; the playground's three until the server says. */
+export function usePlaygroundModels(): ModelCatalog {
   const { data } = useQuery(providersQuery);
-  const models = data && data.length > 0 ? data : DEFAULT_MODELS;
-  return { models, simulated: models.filter((m) => m.simulated) };
+  return useMemo(
+    () =>
+      data && data.providers.length > 0
+        ? { models: data.providers, defaultPanel: data.default_panel, defaultJudge: data.default_judge, defaultRounds: data.default_rounds }
+        : DEFAULT_CATALOG,
+    [data],
+  );
 }

@@ -74,6 +74,20 @@ export const exampleHistoryItem: DecisionHistoryItem = {
   error_details: {},
   processing_time_ms: 2140,
   ensemble_mode: DEFAULT_ENSEMBLE_MODE,
+  ensemble: {
+    mode: DEFAULT_ENSEMBLE_MODE,
+    panel: ["openai", "gemini", "claude"],
+    weights: {},
+    rounds: [
+      [
+        { provider: "openai", round: 1, category: "Wait until Monday", confidence: 0.86, reason: "A Friday release leaves nobody on hand if something breaks.", error: null },
+        { provider: "gemini", round: 1, category: "Wait until Monday", confidence: 0.78, reason: "Monday gives a full week to watch the release.", error: null },
+        { provider: "claude", round: 1, category: "No", confidence: 0.64, reason: "The release is not ready yet.", error: null },
+      ],
+    ],
+    judge: null,
+    early_quorum: null,
+  },
   is_authenticated: true,
   user_ip: "203.0.113.7",
   user_email: EXAMPLE_EMAIL,

@@ -741,6 +741,7 @@ const siteOperations: DocumentedOperation[] = [
             ],
             default_panel: ["openai", "gemini", "claude"],
             default_judge: "gpt5",
+            default_rounds: 3,
           }),
         ),
       },

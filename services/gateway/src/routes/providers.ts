@@ -11,6 +11,7 @@ export function providerRoutes(deciders: readonly ProviderConfig[], ensemble: En
     providers: deciders.map(({ id, label, model, simulated }) => ({ id, label, model, simulated })),
     default_panel: [...ensemble.panel],
     default_judge: ensemble.judge,
+    default_rounds: ensemble.rounds,
   };
   const router = Router();
   router.get("/providers", (_req, res) => {
