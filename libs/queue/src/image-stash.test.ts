@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { createRedis } from "./redis";
+import { createRedis, createRequestRedis, isRedisUnavailable } from "./redis";
 import { ImageExpiredError, ImageStash } from "./image-stash";
 
 const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "image-stash-test");
@@ -11,6 +11,27 @@ afterAll(() => redis.disconnect());
 const png = (bytes: number, fill = 1) => `data:image/png;base64,${Buffer.alloc(bytes, fill).toString("base64")}`;
 
 describe("ImageStash", () => {
+  it("a write that timed out on the gateway's side leaves nothing behind once Redis has run it", async () => {
+    // A 1 ms command timeout: ours gives up long before Redis has taken in 3 x 9.9 MB.
+    const impatient = createRequestRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "image-stash-timeout-test", 1);
+    try {
+      await new Promise((resolve) => impatient.once("ready", resolve));
+      const decisionId = randomUUID();
+      const failure = await new ImageStash(impatient, prefix).put(decisionId, [png(9_900_000, 1), png(9_900_000, 2), png(9_900_000, 3)], 3600).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(isRedisUnavailable(failure)).toBe(true);
+      // Read on another connection after a round trip on the same one, so the writes and the DEL have run.
+      await redis.ping();
+      await expect.poll(async () => (await redis.keys(`${prefix}:images:${decisionId}:*`)).length, { timeout: 5000, interval: 50 }).toBe(0);
+      expect(await redis.exists(`${prefix}:images:${decisionId}:1`)).toBe(0);
+    } finally {
+      impatient.disconnect();
+    }
+  });
+
+
   it("stores each image once, under the queue prefix, with a bounded life, and hands out references", async () => {
     const decisionId = randomUUID();
     const images = [png(3000), `data:image/JPEG;base64,${Buffer.alloc(10, 2).toString("base64")}`];

@@ -38,9 +38,16 @@ export class ImageStash {
     const refs = images.map((image, index): ImageRef => ({ key: this.key(decisionId, index + 1), label: `image${index + 1}`, ...describe(image) }));
     const write = this.redis.multi();
     images.forEach((image, index) => write.set(refs[index]!.key, image, "EX", ttlSeconds));
-    const results = await write.exec();
-    const failed = results?.find(([error]) => error !== null);
-    if (!results || failed) throw failed?.[0] ?? new Error("Storing the decision's images in Redis was aborted.");
+    try {
+      const results = await write.exec();
+      const failed = results?.find(([error]) => error !== null);
+      if (!results || failed) throw failed?.[0] ?? new Error("Storing the decision's images in Redis was aborted.");
+    } catch (error) {
+      // A write that timed out on our side may still complete in Redis: remove what it stored (the
+      // DEL follows it on the same connection) rather than leave up to 30 MB until the TTL.
+      await this.delete(refs).catch(() => undefined);
+      throw error;
+    }
     return refs;
   }
 

@@ -51,6 +51,9 @@ function assertImageTtlCoversDecisions(env: GatewayEnv): void {
   }
 }
 
+/** The longest the gateway waits for Redis to store a decision's images (see REDIS_COMMAND_TIMEOUT_MS). */
+const IMAGE_WRITE_TIMEOUT_MS = 10_000;
+
 /** Logs an outage once when it starts and once when Redis is back (ioredis reports every reconnect attempt). */
 function logRedisOutages(redis: Redis, logger: Logger): void {
   let down = false;
@@ -76,11 +79,15 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   // The request path fails fast while Redis is away (a 503 in about a second, not a hang)...
   const redis = createRequestRedis(env.REDIS_URL, "gateway", env.REDIS_COMMAND_TIMEOUT_MS);
   logRedisOutages(redis, logger);
+  // Writing a decision's images (up to 40 MB) may take longer than any other command on a busy
+  // Redis: their own connection, failing as fast when Redis is unreachable, waits longer for a reply.
+  const imageRedis = createRequestRedis(env.REDIS_URL, "gateway-images", Math.max(env.REDIS_COMMAND_TIMEOUT_MS, IMAGE_WRITE_TIMEOUT_MS));
+  imageRedis.on("error", () => undefined); // an outage is logged once, by the connection above
   // ...while live progress waits for it: an event published during a blip is late, not lost.
   const liveRedis = createRedis(env.REDIS_URL, "gateway-live");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   // Listen only once both answer: the first requests must not meet a connection still opening.
-  await Promise.all([whenReady(redis), flow.ready()]);
+  await Promise.all([whenReady(redis), whenReady(imageRedis), flow.ready()]);
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
   // A decision still in flight after this long was lost (a crash between enqueue and write): past
   // the HTTP wait and the aggregator's retries, with room for votes retried after the wait ended.
@@ -88,7 +95,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const throughputReader = new ThroughputReader(redis, env.QUEUE_PREFIX, env.PROVIDERS, inFlightHorizonMs);
   const decisions = new DecisionService({
     flow,
-    images: new ImageStash(redis, env.QUEUE_PREFIX),
+    images: new ImageStash(imageRedis, env.QUEUE_PREFIX),
     live: new LiveEvents(liveRedis, env.QUEUE_PREFIX),
     throughput: new ThroughputRecorder(redis, env.QUEUE_PREFIX, inFlightHorizonMs, (error) =>
       logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
@@ -170,6 +177,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       await live.close();
       await Promise.all([flow.close(), queues.close(), throughputReader.close(), queueView.close()]);
       redis.disconnect();
+      imageRedis.disconnect();
       liveRedis.disconnect();
     },
   };
