@@ -158,7 +158,8 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
     const shell = async (title: string) => JSON.parse((await run("sh", ["-c", await copyFromPage(page, "REST API", title)], { env })).stdout) as unknown;
 
     const decision = V1EnsembleResponseSchema.strict().parse(await shell("Make a decision"));
-    expect(decision.total_votes).toBe(3);
+    // Early quorum is on by default for the API: a third vote that cannot change the winner is skipped.
+    expect([2, 3]).toContain(decision.total_votes);
     expect(["Yes", "No", "Wait until Monday"]).toContain(decision.ensemble_decision);
 
     const status = V1DecisionStatusSchema.parse(await shell("Decide without waiting"));
@@ -189,7 +190,7 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
         outputs[title] = (await run(runner, [file], { cwd: scratch, env })).stdout;
       }
       expect(outputs["Make a decision"]).toMatch(decisionOutput);
-      expect(outputs["Make a decision"]).toMatch(/openai: (Yes|No|Wait until Monday) \(confidence [\d.]+\)/);
+      expect(outputs["Make a decision"]).toMatch(/(openai|gemini|claude): (Yes|No|Wait until Monday) \(confidence [\d.]+\)/);
       expect(outputs["Decide without waiting"]).toMatch(/Queued: [0-9a-f-]{36}/);
       expect(outputs["Decide without waiting"]).toMatch(decisionOutput);
       // The two decisions above are in the key owner's history.
@@ -199,7 +200,8 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
       expect(live).toMatch(decisionOutput);
       for (const provider of ["openai", "gemini", "claude"]) {
         expect(live, provider).toContain(`${provider}: pending`);
-        expect(live, provider).toContain(`${provider}: success`);
+        // A vote early quorum did not need ends as skipped.
+        expect(live, provider).toMatch(new RegExp(`${provider}: (success|skipped)`));
       }
     });
   }
@@ -211,7 +213,7 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
     await page.goto("/developers");
     const decision = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Make a decision")], { env });
     expect(decision.stdout).toMatch(decisionOutput);
-    expect(decision.stdout).toMatch(/Consensus: \d+% of 3 votes/);
+    expect(decision.stdout).toMatch(/Consensus: \d+% of [23] votes/);
     const history = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Decision history")], { env });
     expect(Number(historyOutput.exec(history.stdout)?.[1])).toBeGreaterThanOrEqual(1);
     const script = await copyFromPage(page, "Python", "Suggest answer categories");
@@ -223,6 +225,6 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
     }
     const live = await run(PYTHON, ["-c", await copyFromPage(page, "Python", "Watch the votes arrive")], { env });
     expect(live.stdout).toMatch(decisionOutput);
-    expect(live.stdout).toContain("openai: success");
+    expect(live.stdout).toMatch(/(openai|gemini|claude): success/);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_PROVIDER_IDS, KNOWN_PROVIDER_IDS, MARKETED_PROVIDER_IDS, ProviderIdSchema } from "@sd/contracts";
 import { loadEnv } from "./load";
 import { providerFromEnv, providersFromEnv } from "./providers";
-import { commonEnv } from "./schemas";
+import { commonEnv, gatewayEnv } from "./schemas";
 
 describe("the known providers", () => {
   it("are the eight marketed models plus the playground's Claude, each usable with no configuration", () => {
@@ -24,9 +24,10 @@ describe("the known providers", () => {
     ]);
   });
 
-  it("leave the default panel the playground's three", () => {
+  it("are all configured by default, while the default panel stays the playground's three", () => {
     expect(DEFAULT_PROVIDER_IDS).toEqual(["openai", "gemini", "claude"]);
-    expect(loadEnv(commonEnv, {}).PROVIDERS).toEqual(["openai", "gemini", "claude"]);
+    expect(loadEnv(commonEnv, {}).PROVIDERS).toEqual(["openai", "gemini", "claude", "geminipro", "haiku", "deepseek", "llama", "grok", "gpt5"]);
+    expect(loadEnv(gatewayEnv, {}).PANEL).toEqual(["openai", "gemini", "claude"]);
   });
 
   it("reach DeepSeek and xAI at their own API, in the JSON mode each supports; Llama has no public default", () => {
