@@ -1,0 +1,194 @@
+/**
+ * The accuracy lab: do the ensemble modes decide better than their models, as the theory says?
+ * A SIMULATION: the provider emulator's lab (LAB_DESCRIPTION) answers labelled questions with
+ * models of known accuracy, and every decision goes through the real pipeline (HTTP to the
+ * gateway, BullMQ queues, provider workers on the vendor SDKs, the aggregator, the store), each
+ * provider configured with an API key and a base URL pointing at the emulator.
+ *
+ * 1. Calibration: every model answers separate labelled questions; its measured accuracy becomes
+ *    <ID>_ACCURACY of the stack that then runs with WEIGHTING=learned.
+ * 2. Each model alone, then per panel: majority, weighted (learned), judge, gossip, majority with
+ *    early quorum, all on the same labelled questions (4 categories, shuffled per question).
+ * 3. Tables (markdown) with 95% intervals next to the exact theory, and PASS/FAIL per target; the
+ *    exit status is 1 when a gated target fails (judge and gossip are measured, not gated).
+ *
+ *   npm run bench:accuracy                      (LAB_QUESTIONS=1000, LAB_SEED=1, LAB_CONCURRENCY=50)
+ *   LAB_QUESTIONS=200 npm run bench:accuracy    (a quick run; LAB_CALIBRATION_QUESTIONS defaults to LAB_QUESTIONS)
+ */
+import { rm } from "node:fs/promises";
+import { Redis } from "ioredis";
+import { ENSEMBLE_LIMITS } from "@sd/contracts";
+import { LAB_DESCRIPTION, startEmulator, type Emulator } from "@sd/provider-emulator";
+import { positiveInteger } from "../../../libs/store/bench/support";
+import { ServiceProcess } from "../src/testing/processes";
+import { startStack, type InProcessStack } from "../src/testing/stack";
+import { printCalibration, printPanel, printSingles, printTargets, MODES, type LabResults, type ModeKey, type PanelRuns, type Target } from "./accuracy/lab-report";
+import { CATEGORIES, JUDGE, LAB_MODELS, PANELS, labConfig, labQuestions, labStackEnv, labelOf, type LabQuestion } from "./accuracy/lab-setup";
+import { runQuestions, type DecisionOutcome, type RunSpec } from "./accuracy/run-questions";
+
+const QUESTIONS = positiveInteger("LAB_QUESTIONS", 1000);
+const CALIBRATION_QUESTIONS = positiveInteger("LAB_CALIBRATION_QUESTIONS", QUESTIONS);
+const SEED = positiveInteger("LAB_SEED", 1);
+const CONCURRENCY = positiveInteger("LAB_CONCURRENCY", 50);
+const GOSSIP_ROUNDS = ENSEMBLE_LIMITS.defaultRounds;
+
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+/**
+ * Starts a stack, runs `work` on it, and always stops it and deletes its data dir. The provider
+ * workers run in a process of their own, as in a split deployment (the gateway and the aggregator,
+ * which holds the embedded store, stay in this one): two processes get a fair share of a busy
+ * 2-core machine where one would queue everything behind one event loop.
+ */
+async function withStack<T>(vars: Record<string, string>, work: (stack: InProcessStack) => Promise<T>): Promise<T> {
+  // Its start line is logged at info; the workers log nothing per vote at info.
+  const workers = ServiceProcess.start("provider-worker", { ...vars, LOG_LEVEL: "info" });
+  let stack: InProcessStack | undefined;
+  try {
+    await workers.waitForLog((line) => line.msg === "provider workers started", "the provider workers started");
+    stack = await startStack({ ...vars, ROLES: "gateway,aggregator" });
+    return await work(stack);
+  } finally {
+    await stack?.close();
+    await workers.stop();
+    await rm(vars.DATA_DIR!, { recursive: true, force: true });
+    await deleteKeys(vars.REDIS_URL!, vars.QUEUE_PREFIX!);
+  }
+}
+
+/** A run leaves tens of thousands of finished jobs under its own prefix (kept an hour by design): the bench removes them. */
+async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
+  const redis = new Redis(redisUrl);
+  try {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 2000 }) as AsyncIterable<string[]>) {
+      if (keys.length > 0) await redis.unlink(...keys);
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function timedRun(stack: InProcessStack, emulator: Emulator, spec: RunSpec, questions: readonly LabQuestion[]): Promise<DecisionOutcome[]> {
+  const started = performance.now();
+  const outcomes = await runQuestions(stack, emulator, spec, questions, CONCURRENCY);
+  const seconds = (performance.now() - started) / 1000;
+  log(`  ${spec.tag}: ${outcomes.length} decisions in ${seconds.toFixed(1)} s (${(outcomes.length / seconds).toFixed(0)}/s)`);
+  return outcomes;
+}
+
+/** Phase 1: every model on separate questions, in one decision per question (its individual answer is what counts). */
+async function calibrate(emulator: Emulator, questions: readonly LabQuestion[]): Promise<LabResults["calibration"]> {
+  const outcomes = await withStack(labStackEnv(emulator.url, CONCURRENCY), (stack) =>
+    timedRun(stack, emulator, { tag: "calibration", panel: LAB_MODELS.map((m) => m.id), options: { ensemble_mode: "majority_voting", early_quorum: false }, maxCalls: LAB_MODELS.length }, questions),
+  );
+  return LAB_MODELS.map((m) => {
+    const answered = outcomes.filter((o) => o.status === 200 && o.answers[m.id] != null);
+    return { id: m.id, configured: m.accuracy, right: answered.filter((o) => o.answers[m.id] === o.question.correct).length, questions: answered.length };
+  });
+}
+
+/** A run's request options and the most calls one of its decisions can make. */
+function modeSpec(mode: ModeKey, panelSize: number): Pick<RunSpec, "options" | "maxCalls"> {
+  switch (mode) {
+    case "majority":
+      return { options: { ensemble_mode: "majority_voting", early_quorum: false }, maxCalls: panelSize };
+    case "weighted":
+      return { options: { ensemble_mode: "weighted_voting", early_quorum: false }, maxCalls: panelSize };
+    case "judge":
+      return { options: { ensemble_mode: "judge", judge_model: JUDGE }, maxCalls: panelSize + 1 };
+    case "gossip":
+      return { options: { ensemble_mode: "gossip" }, maxCalls: panelSize * GOSSIP_ROUNDS };
+    case "quorum":
+      return { options: { ensemble_mode: "majority_voting", early_quorum: true }, maxCalls: panelSize };
+  }
+}
+
+/** Phase 2: each model alone, then every mode of every panel, on a stack with learned weights. */
+async function evaluate(emulator: Emulator, questions: readonly LabQuestion[], calibration: LabResults["calibration"]) {
+  // The config takes an accuracy strictly between 0 and 1.
+  const accuracyVars = Object.fromEntries(calibration.map((c) => [`${c.id.toUpperCase()}_ACCURACY`, String(Math.min(0.999, Math.max(0.001, c.right / c.questions)))]));
+  return withStack(labStackEnv(emulator.url, CONCURRENCY, { WEIGHTING: "learned", ...accuracyVars }), async (stack) => {
+    const singles = new Map<string, DecisionOutcome[]>();
+    for (const id of [...new Set(PANELS.flatMap((p) => p.members))]) {
+      singles.set(id, await timedRun(stack, emulator, { tag: `single-${id}`, panel: [id], ...modeSpec("majority", 1) }, questions));
+    }
+    const panels: PanelRuns[] = [];
+    for (const panel of PANELS) {
+      const runs = {} as Record<ModeKey, DecisionOutcome[]>;
+      for (const mode of MODES) {
+        runs[mode] = await timedRun(stack, emulator, { tag: `${panel.name}-${mode}`, panel: [...panel.members], ...modeSpec(mode, panel.members.length) }, questions);
+      }
+      panels.push({ panel, runs });
+    }
+    return { singles, panels };
+  });
+}
+
+const describe = (o: DecisionOutcome): string =>
+  `run ${o.run}, question ${o.question.labId}: emulator answered ${o.emulator.answered} of ${o.emulator.made} calls, record accounts for ${o.record.calls} (skipped ${o.record.skipped.join(", ") || "none"}, saved ${o.record.callsSaved ?? "n/a"})`;
+
+/** Checks every decision was answered and that the emulator saw exactly the calls each stored record accounts for. */
+function pipelineTargets(results: LabResults): Target[] {
+  const all = [...results.singles.values(), ...results.panels.flatMap((p) => MODES.map((m) => p.runs[m]))].flat();
+  const failed = all.filter((o) => o.status !== 200);
+  const mismatched = all.filter((o) => o.status === 200 && o.emulator.answered - o.emulator.savedAfterAnswering !== o.record.calls);
+  const races = all.reduce((sum, o) => sum + o.emulator.savedAfterAnswering, 0);
+  return [
+    { name: "Every decision answered", pass: failed.length === 0, detail: `${all.length - failed.length} of ${all.length} answered 200${failed.length ? `; first failure: ${failed[0]!.status}` : ""}`, binding: true },
+    {
+      name: "The emulator's calls match the stored records",
+      pass: mismatched.length === 0,
+      detail:
+        `${all.length - mismatched.length} of ${all.length} decisions: answered calls = the calls their ensemble record accounts for` +
+        `${mismatched.length ? ` (first mismatch: ${describe(mismatched[0]!)})` : ""}; ${races} call(s) the records count as saved had already been answered on the wire (cut before the SDK read the answer)`,
+      binding: true,
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const emulator = await startEmulator({ recordCalls: true });
+  try {
+    const calibrationQuestions = labQuestions("c", CALIBRATION_QUESTIONS, SEED + 1);
+    const questions = labQuestions("q", QUESTIONS, SEED);
+    const lab = emulator.configureLab(labConfig([...calibrationQuestions, ...questions], SEED));
+    log(`Accuracy lab: ${QUESTIONS} questions per run, ${CALIBRATION_QUESTIONS} for calibration, seed ${SEED}, concurrency ${CONCURRENCY}`);
+    log("Calibration:");
+    const calibration = await calibrate(emulator, calibrationQuestions);
+    log("Evaluation:");
+    const { singles, panels } = await evaluate(emulator, questions, calibration);
+    const results: LabResults = { calibration, singles, panels, switchProbability: lab.gossip.switch_probability, gossipRounds: GOSSIP_ROUNDS, judge: JUDGE };
+    const seconds = (performance.now() - started) / 1000;
+
+    console.log("## Accuracy lab (`npm run bench:accuracy`)\n");
+    console.log("**This is a simulation.** No real model answered: the provider emulator's accuracy lab played models of configured accuracy, as described below.");
+    console.log("Every decision went through the real pipeline (HTTP, BullMQ on Redis, provider workers on the vendor SDKs, the aggregator, the store).\n");
+    console.log("```text\n" + LAB_DESCRIPTION + "\n```\n");
+    console.log(
+      `Run: ${QUESTIONS} labelled questions per panel and mode (the same questions for every run, so modes are compared question by question), ` +
+        `${CALIBRATION_QUESTIONS} separate calibration questions, ${CATEGORIES.length} categories shuffled per question, seed ${SEED}, ${CONCURRENCY} decisions at once, ${seconds.toFixed(0)} s in all.`,
+    );
+    console.log(
+      `Judge: ${labelOf(JUDGE)} (lab accuracy ${LAB_MODELS.find((m) => m.id === JUDGE)!.accuracy}; as a judge it follows the lab's rule: the category with the highest summed confidence). ` +
+        `Gossip: at most ${GOSSIP_ROUNDS} rounds, switch probability ${lab.gossip.switch_probability} (the lab's default).`,
+    );
+    console.log(
+      "Theory, product's rule: exact, by enumeration, with the product's tie policy (summed confidence, then the shuffled order) and the lab's confidences. " +
+        "Theory, random ties / no confidence: `@sd/ensemble`'s pluralityAccuracy and expectedCallsSaved. " +
+        "Calls/decision: calls the emulator answered (cancelled ones not counted), against the calls each stored decision's ensemble record accounts for.\n",
+    );
+    printCalibration(results);
+    printSingles(results);
+    const targets = results.panels.flatMap((p) => printPanel(p, results));
+    const ok = printTargets([...targets, ...pipelineTargets(results)]);
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await emulator.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
