@@ -38,6 +38,8 @@ export interface DecisionServiceDeps {
   /** The live throughput figures: decisions in flight from enqueue until the aggregator writes them. */
   throughput: ThroughputRecorder;
   redis: Redis;
+  /** A decision the aggregator already wrote, as the decision endpoints answer it (null when it is not stored). */
+  findStored(decisionId: string): Promise<DecisionResponse | null>;
   /** The configured models and the defaults of a request's ensemble options. */
   ensemble: EnsembleDefaults;
   /** How long the HTTP request waits for the result (DECISION_TIMEOUT_MS). */
@@ -104,7 +106,12 @@ export class DecisionService {
       if (error instanceof DecisionTimeoutError) {
         throw new HttpError(504, "The models are taking too long to answer. Please try again in a moment.");
       }
-      if (error instanceof DecisionLostError) throw new HttpError(503, MESSAGES.decisionLost);
+      if (error instanceof DecisionLostError) {
+        // Redis may have restarted right after the aggregator wrote the decision, before the news reached us.
+        const stored = await this.deps.findStored(decisionId);
+        if (stored) return stored;
+        throw new HttpError(503, MESSAGES.decisionLost);
+      }
       throw error;
     }
   }

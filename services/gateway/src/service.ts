@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConfigError, type GatewayEnv } from "@sd/config";
-import type { ProviderConfig } from "@sd/contracts";
+import { toDecisionResponse, type ProviderConfig } from "@sd/contracts";
 import { LiveEvents, attachLiveSocket } from "@sd/live";
 import { createProvider } from "@sd/providers";
 import {
@@ -101,6 +101,10 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
     ),
     redis,
+    findStored: async (decisionId) => {
+      const stored = await store.decisions.findById(decisionId);
+      return stored ? toDecisionResponse(stored) : null;
+    },
     ensemble,
     timeoutMs: env.DECISION_TIMEOUT_MS,
     voteDeadlineMs: voteDeadline,
