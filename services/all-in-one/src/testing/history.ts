@@ -27,23 +27,26 @@ export interface ApiAnswer {
 }
 
 /**
- * Calls the gateway with an optional bearer token. `body` is sent as JSON, `rawBody` as written;
- * the path's query string reaches the server unchanged (repeated and bracketed names included).
+ * Calls the gateway with an optional bearer token and any other headers (an API key, a cookie).
+ * `body` is sent as JSON, `rawBody` as written; the path's query string reaches the server
+ * unchanged (repeated and bracketed names included). A JSON answer is parsed into `body`; any
+ * other (the queue view's HTML) leaves `body` empty, and `text` always holds what came back.
  */
 export async function callApi(
   baseUrl: string,
   path: string,
   token: string | null,
-  init: { method?: string; body?: unknown; rawBody?: string } = {},
+  init: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiAnswer> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...init.headers };
   if (init.body !== undefined || init.rawBody !== undefined) headers["content-type"] = "application/json";
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const response = await fetch(`${baseUrl}${path}`, {
-    method: init.method ?? (init.body === undefined && init.rawBody === undefined ? "GET" : "POST"),
+    method: (init.method ?? (init.body === undefined && init.rawBody === undefined ? "GET" : "POST")).toUpperCase(),
     headers,
     body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await response.text();
-  return { status: response.status, body: JSON.parse(text) as Record<string, unknown>, text, headers: response.headers };
+  const json = (response.headers.get("content-type") ?? "").includes("json");
+  return { status: response.status, body: json ? (JSON.parse(text) as Record<string, unknown>) : {}, text, headers: response.headers };
 }
