@@ -8,6 +8,7 @@ import { useEmulator } from "@sd/provider-emulator/testing";
 import { startProviderWorkers } from "@sd/provider-worker";
 import { DecisionFlow, createRedis, type Redis } from "@sd/queue";
 import { createLogger } from "@sd/telemetry";
+import { aggregateJob } from "./testing/aggregate-job";
 import { testEnv } from "./testing/env";
 import { callApi, storedDecision } from "./testing/history";
 import { useStackWithMail } from "./testing/stack-with-mail";
@@ -78,25 +79,9 @@ async function decisionsCost(id: string): Promise<number> {
   return stored.filter((decision) => decision?.api_key_id === id).reduce((sum, decision) => sum + decision!.cost_usd, 0);
 }
 
-/** A decision of the owner's straight onto the queue, as the gateway enqueues one (one attempt per vote). */
-function aggregateJob(overrides: Partial<AggregateJob>): AggregateJob {
-  return {
-    decision_id: randomUUID(),
-    request_id: null,
-    question: "Should we ship on Friday?",
-    categories: ["Ship", "Wait"],
-    images: [],
-    providers: PROVIDERS,
-    ensemble_mode: "majority_voting",
-    received_at: Date.now(),
-    is_authenticated: true,
-    user_id: owner.user.id,
-    user_email: owner.user.email,
-    user_ip: null,
-    api_key_id: null,
-    ...overrides,
-  };
-}
+/** A decision of the owner's straight onto the queue, as the gateway enqueues one. */
+const ownersJob = (overrides: Partial<AggregateJob>): AggregateJob =>
+  aggregateJob({ providers: PROVIDERS, is_authenticated: true, user_id: owner.user.id, user_email: owner.user.email, ...overrides });
 
 describe("token usage and cost of a decision", () => {
   it("records each model's tokens and prices them: the table's price, the override's, and 0 for a simulated or unpriced model", async () => {
@@ -148,7 +133,7 @@ describe("token usage and cost of a decision", () => {
     const flow = new DecisionFlow(redis, stack.vars.QUEUE_PREFIX!, 1);
     try {
       await flow.ready();
-      const job = await flow.enqueue(aggregateJob({ api_key_id: key.id }));
+      const job = await flow.enqueue(ownersJob({ api_key_id: key.id }));
       await flow.waitForResult(job, 20_000);
       const votes = Object.values(await job.getChildrenValues<Vote>());
       const byProvider = Object.fromEntries(votes.map((vote) => [vote.provider, vote]));
@@ -167,7 +152,7 @@ describe("token usage and cost of a decision", () => {
 
       // A second decision through the key: the key's cost is now the two decisions' sum.
       emulator.addRules({ match: { model: "gpt-4o" }, times: 1, respond: { kind: "answer", category: "Ship", usage: { input_tokens: 100, output_tokens: 10 } } });
-      const second = await flow.enqueue(aggregateJob({ api_key_id: key.id }));
+      const second = await flow.enqueue(ownersJob({ api_key_id: key.id }));
       await flow.waitForResult(second, 20_000);
       const secondCost = (await stack.store.decisions.findById(second.data.decision_id))!.cost_usd;
       expect(secondCost).toBeGreaterThan(0);
@@ -185,7 +170,7 @@ describe("token usage and cost of a decision", () => {
     const flow = new DecisionFlow(redis, stack.vars.QUEUE_PREFIX!, 1);
     try {
       await flow.ready();
-      const job = await flow.enqueue(aggregateJob({ decision_id: already.id, api_key_id: key.id }));
+      const job = await flow.enqueue(ownersJob({ decision_id: already.id, api_key_id: key.id }));
       expect(await flow.waitForResult(job, 20_000)).toMatchObject({ decision_id: already.id, question: already.question });
       expect(await stack.store.decisions.findById(already.id)).toEqual(already);
       expect(await keyCost(key.id)).toBeCloseTo(0.25, 12);

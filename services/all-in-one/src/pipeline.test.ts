@@ -6,6 +6,7 @@ import { tablePrice } from "@sd/config";
 import { LiveEvents, pendingProgress } from "@sd/live";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { DecisionFlow, ImageStash, createRedis, type Redis } from "@sd/queue";
+import { aggregateJob } from "./testing/aggregate-job";
 import { LiveClient, postJson } from "./testing/client";
 import { callApi } from "./testing/history";
 import { jobData, keysHolding } from "./testing/redis-inspect";
@@ -307,21 +308,18 @@ describe("images, stored once and passed by reference", () => {
       const stash = new ImageStash(redis, prefix);
       const refs = await stash.put(decisionId, [randomImage(1000)], 60);
       await stash.delete(refs);
-      const job = await flow.enqueue({
-        decision_id: decisionId,
-        request_id: client.requestId,
-        question: question("expired-image"),
-        categories: ["Ship", "Wait"],
-        images: refs,
-        providers: PROVIDERS,
-        ensemble_mode: "majority_voting",
-        received_at: Date.now(),
-        is_authenticated: true,
-        user_id: owner.user.id,
-        user_email: owner.user.email,
-        user_ip: null,
-        api_key_id: null,
-      });
+      const job = await flow.enqueue(
+        aggregateJob({
+          decision_id: decisionId,
+          request_id: client.requestId,
+          question: question("expired-image"),
+          images: refs,
+          providers: PROVIDERS,
+          is_authenticated: true,
+          user_id: owner.user.id,
+          user_email: owner.user.email,
+        }),
+      );
       const result = await flow.waitForResult(job, 20_000);
       expect(result).toMatchObject({ final_decision: null, total_votes: 0, context_explanation: MESSAGES.noValidDecision });
       const expired = "The decision's image (image1) expired before this model could read it. Please send the decision again.";

@@ -4,6 +4,7 @@ import type { DecisionResponse } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { DecisionFlow, QueueInspector, createRedis, type Redis } from "@sd/queue";
 import { LiveClient, postJson } from "./testing/client";
+import { aggregateJob } from "./testing/aggregate-job";
 import { testEnv } from "./testing/env";
 import { jobData } from "./testing/redis-inspect";
 import { startStack, type InProcessStack } from "./testing/stack";
@@ -159,22 +160,9 @@ describe("a vote's total deadline", () => {
       await flow.ready();
       const decisionId = randomUUID();
       const receivedAt = Date.now() - 2 * DEADLINE_MS;
-      const job = await flow.enqueue({
-        decision_id: decisionId,
-        request_id: null,
-        question: question(tag),
-        categories: ["Ship", "Wait"],
-        images: [],
-        providers: PROVIDERS,
-        ensemble_mode: "majority_voting",
-        received_at: receivedAt,
-        vote_deadline_at: receivedAt + DEADLINE_MS,
-        is_authenticated: false,
-        user_id: null,
-        user_email: null,
-        user_ip: null,
-        api_key_id: null,
-      });
+      const job = await flow.enqueue(
+        aggregateJob({ decision_id: decisionId, question: question(tag), providers: PROVIDERS, received_at: receivedAt, vote_deadline_at: receivedAt + DEADLINE_MS }),
+      );
       const result = await flow.waitForResult(job, 20_000);
       expect(result).toMatchObject({ final_decision: null, total_votes: 0 });
       const stored = await stack.store.decisions.findById(decisionId);

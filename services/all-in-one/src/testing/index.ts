@@ -7,3 +7,4 @@ export * from "./accounts";
 export * from "./history";
 export * from "./stack-with-mail";
 export * from "./private-redis";
+export * from "./aggregate-job";
