@@ -37,6 +37,19 @@ const exitGraceMs = (size: number) => faultTiming(size).decisionTimeoutMs + 10_0
 /** Decisions sent but never stored. */
 const notStored = (outcomes: readonly DrillOutcome[], audit: StoreAudit) => outcomes.filter((o) => audit.timesStored(o.question) === 0).length;
 
+/**
+ * What every drill row measures of its decisions: lost, doubled, the longest wait, the answers by
+ * status and the stored decisions short of a vote (`voters`: the models that should have voted).
+ */
+const measured = (outcomes: readonly DrillOutcome[], audit: StoreAudit, voters = PROVIDER_COUNT) => ({
+  decisions: outcomes.length,
+  lost: notStored(outcomes, audit),
+  doubled: audit.doubled(voters),
+  maxWaitMs: longestWait(outcomes),
+  statuses: statusCounts(outcomes),
+  shortOfVotes: audit.shortOfVotes(voters),
+});
+
 /** Decisions whose client was not answered 200, though they were stored (the client may send it again). */
 const storedButNotAnswered = (outcomes: readonly DrillOutcome[], audit: StoreAudit) =>
   outcomes.filter((o) => o.status !== 200 && audit.timesStored(o.question) > 0).length;
@@ -68,13 +81,8 @@ export async function workerKilledMidJob({ emulator }: DrillContext, size: numbe
     const calls = emulator.calls().filter((c) => c.prompt_text.includes(tag)).length;
     return {
       scenario: "a. worker SIGKILLed mid-job, replaced",
-      decisions: size,
-      lost: notStored(outcomes, audit),
-      doubled: audit.doubled(PROVIDER_COUNT),
-      maxWaitMs: longestWait(outcomes),
+      ...measured(outcomes, audit),
       boundMs: faultTiming(size).decisionTimeoutMs,
-      statuses: statusCounts(outcomes),
-      shortOfVotes: audit.shortOfVotes(PROVIDER_COUNT),
       exitCode,
       note: `${calls - size * PROVIDER_COUNT} votes asked again after the kill`,
     };
@@ -121,13 +129,10 @@ export async function allInOneKilled({ emulator }: DrillContext, size: number): 
     const audit = await StoreAudit.read(env.DATA_DIR!, tag);
     return {
       scenario: "b. all-in-one SIGKILLed, restarted",
-      decisions: size,
-      lost: notStored(outcomes, audit),
-      doubled: audit.doubled(PROVIDER_COUNT),
+      ...measured(outcomes, audit),
+      // The clients' connections dropped: the wait is until each decision was completed.
       maxWaitMs: Math.round(Math.max(0, ...waits.map((w) => w ?? 0))),
       boundMs: null,
-      statuses: statusCounts(outcomes),
-      shortOfVotes: audit.shortOfVotes(PROVIDER_COUNT),
       exitCode,
       note: `${accepted.size} flows found in Redis after the kill; ${waits.filter((w) => w === null).length} never completed`,
     };
@@ -176,13 +181,9 @@ export async function redisRestarted({ emulator }: DrillContext, size: number, a
     const told = outcomes.filter(toldLost).length;
     return {
       scenario: appendOnly ? "c. Redis (AOF always) SIGKILLed, restarted" : "d. Redis (no persistence) SIGKILLed, restarted",
-      decisions: size,
+      ...measured(outcomes, audit),
       lost,
-      doubled: audit.doubled(PROVIDER_COUNT),
-      maxWaitMs: longestWait(outcomes),
       boundMs: timing.decisionTimeoutMs,
-      statuses: statusCounts(outcomes),
-      shortOfVotes: audit.shortOfVotes(PROVIDER_COUNT),
       exitCode,
       afterStatus: after!.status,
       note:
@@ -243,13 +244,9 @@ export async function oneModelFailing({ emulator }: DrillContext, size: number):
       const withoutError = kindAudit.decisions().filter((d) => d.error_details[kind.provider] === undefined).length;
       return {
         scenario: `e. ${kind.name}`,
-        decisions: perKind,
+        ...measured(own, kindAudit, PROVIDER_COUNT - 1),
         lost: notStored(own, audit),
-        doubled: kindAudit.doubled(PROVIDER_COUNT - 1),
-        maxWaitMs: longestWait(own),
         boundMs: deadlineMs + AFTER_DEADLINE_MS,
-        statuses: statusCounts(own),
-        shortOfVotes: kindAudit.shortOfVotes(PROVIDER_COUNT - 1),
         exitCode,
         note: `vote deadline ${(deadlineMs / 1000).toFixed(1)} s; ${withoutError} stored without the failing model's error`,
       };
@@ -285,13 +282,8 @@ export async function sigtermUnderLoad({ emulator }: DrillContext, size: number)
     const audit = await StoreAudit.read(env.DATA_DIR!, tag);
     return {
       scenario: "f. SIGTERM under load",
-      decisions: size,
-      lost: notStored(outcomes, audit),
-      doubled: audit.doubled(PROVIDER_COUNT),
-      maxWaitMs: longestWait(outcomes),
+      ...measured(outcomes, audit),
       boundMs: timing.decisionTimeoutMs,
-      statuses: statusCounts(outcomes),
-      shortOfVotes: audit.shortOfVotes(PROVIDER_COUNT),
       exitCode,
       lateRequest,
       lateStored: audit.timesStored(lateQuestion) > 0,
