@@ -32,3 +32,30 @@ export const VoteSchema = z.object({
   cost_usd: z.number().nonnegative(),
 });
 export type Vote = z.infer<typeof VoteSchema>;
+
+/**
+ * A vote that carries no answer: an error (`error` says why) or a vote early quorum skipped. What
+ * is not given is what such a vote has when nothing else is known: no raw text, weight 1, no
+ * latency, one attempt, no tokens and so no cost.
+ */
+export function voteWithoutAnswer(
+  fields: Pick<Vote, "provider" | "model_version"> & { status: "error"; error: string } & Partial<Omit<Vote, "status" | "category" | "rationale" | "confidence" | "error">>,
+): Vote;
+export function voteWithoutAnswer(
+  fields: Pick<Vote, "provider" | "model_version"> & { status: "skipped" } & Partial<Omit<Vote, "status" | "category" | "rationale" | "confidence" | "error">>,
+): Vote;
+export function voteWithoutAnswer(fields: Pick<Vote, "provider" | "model_version" | "status"> & Partial<Vote>): Vote {
+  return {
+    raw_response: null,
+    weight: 1,
+    latency_ms: 0,
+    attempts: 1,
+    usage: null,
+    cost_usd: 0,
+    ...fields,
+    category: null,
+    rationale: null,
+    confidence: null,
+    error: fields.error ?? null,
+  };
+}

@@ -1,4 +1,4 @@
-import { judgeJobId, roundJobId, type AggregateJob, type DecisionResponse, type Vote, type VoteJob } from "@sd/contracts";
+import { judgeJobId, roundJobId, voteWithoutAnswer, type AggregateJob, type DecisionResponse, type Vote, type VoteJob } from "@sd/contracts";
 import {
   feedAnswers,
   feedJudgeVerdict,
@@ -173,7 +173,7 @@ async function readCalls(job: Job<AggregateJob, DecisionResponse>, data: Aggrega
   for (const [key, reason] of Object.entries(failures)) {
     const jobId = jobIdOf(key);
     const provider = providerOfJob(data, jobId);
-    calls.set(jobId, failedVote(provider, names.model(provider), reason));
+    calls.set(jobId, voteWithoutAnswer({ provider, status: "error", error: reason, model_version: names.model(provider) }));
   }
   for (const [key, vote] of Object.entries(values)) calls.set(jobIdOf(key), vote);
   return calls;
@@ -187,23 +187,4 @@ function providerOfJob(data: AggregateJob, jobId: string): string {
     candidates.find((p) => jobId === judgeJobId(data.decision_id, p) || rounds.some((round) => jobId === roundJobId(data.decision_id, p, round))) ??
     "unknown"
   );
-}
-
-function failedVote(provider: string, model: string, error: string): Vote {
-  return {
-    provider,
-    status: "error",
-    category: null,
-    rationale: null,
-    confidence: null,
-    raw_response: null,
-    model_version: model,
-    error,
-    weight: 1,
-    latency_ms: 0,
-    attempts: 1,
-    // No vote came back, so neither did its tokens: nothing is known to have been billed.
-    usage: null,
-    cost_usd: 0,
-  };
 }

@@ -1,4 +1,4 @@
-import { VoteJobSchema, type TokenUsage, type Vote, type VoteJob } from "@sd/contracts";
+import { VoteJobSchema, voteWithoutAnswer, type TokenUsage, type Vote, type VoteJob } from "@sd/contracts";
 import { costUsd } from "@sd/config";
 import { voteProgress, type LiveEvents } from "@sd/live";
 import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd/providers";
@@ -83,21 +83,7 @@ export function createVoteProcessor(
 
   /** A vote early quorum did not need: not asked, or its call cancelled. Never counted. */
   function skippedVote(latencyMs: number, attempts = 1): Vote {
-    return {
-      provider: id,
-      status: "skipped",
-      category: null,
-      rationale: null,
-      confidence: null,
-      raw_response: null,
-      model_version: configuredModelVersion(provider.config),
-      error: null,
-      weight,
-      latency_ms: Math.round(latencyMs),
-      attempts,
-      usage: null,
-      cost_usd: 0,
-    };
+    return voteWithoutAnswer({ provider: id, status: "skipped", model_version: configuredModelVersion(provider.config), weight, latency_ms: Math.round(latencyMs), attempts });
   }
 
   /** Tells the room, the throughput figures and early quorum about a final vote. */
@@ -115,22 +101,20 @@ export function createVoteProcessor(
     const attempt = job.attemptsMade + 1;
     let started = performance.now();
     const elapsed = () => performance.now() - started;
-    const failed = (error: string, raw: string | null, usage: TokenUsage | null): Vote => ({
-      provider: id,
-      status: "error",
-      category: null,
-      rationale: null,
-      confidence: null,
-      raw_response: raw,
-      model_version: configuredModelVersion(provider.config),
-      error,
-      weight,
-      latency_ms: Math.round(elapsed()),
-      attempts: attempt,
-      usage,
-      cost_usd: costUsd(provider.config, usage),
-      ...(round === undefined ? {} : { round }),
-    });
+    const failed = (error: string, raw: string | null, usage: TokenUsage | null): Vote =>
+      voteWithoutAnswer({
+        provider: id,
+        status: "error",
+        error,
+        raw_response: raw,
+        model_version: configuredModelVersion(provider.config),
+        weight,
+        latency_ms: Math.round(elapsed()),
+        attempts: attempt,
+        usage,
+        cost_usd: costUsd(provider.config, usage),
+        ...(round === undefined ? {} : { round }),
+      });
     const ask = async (pictures: string[]): Promise<Vote> => {
       started = performance.now(); // the model's latency, not Redis's
       // The SDK's own timeout may end the attempt sooner; the deadline ends it at the latest.
