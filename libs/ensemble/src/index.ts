@@ -14,7 +14,7 @@
  * answers are ignored, so a redelivered or cancelled call never changes a tally.
  *
  * Also: `majorityVote` (the tally and its tie policy), `earlyQuorum`, `logOddsWeight` (learned
- * weights), and `theory` (exact accuracy and calls saved, for the accuracy lab).
+ * weights), and `theory/` (exact accuracy and calls saved, for the accuracy lab).
  */
 export * from "./majority-vote";
 export * from "./explanation";

@@ -10,5 +10,5 @@ export {
   type EmulatorVendor,
 } from "./rules";
 export { generateFromSchema, seededRng, simulatedRationale, SIMULATED_RATIONALE, type AnswerOverrides } from "./schema-walker";
-export { LAB_DESCRIPTION, LabConfigSchema, type LabConfig, type LabModel, type LabState } from "./lab";
+export { LAB_CONFIDENCE, LAB_DESCRIPTION, LabConfigSchema, type LabConfig, type LabModel, type LabState } from "./lab";
 export { EmulatorLabClient, labelledQuestion } from "./lab-client";

@@ -129,6 +129,29 @@ describe("labelled questions", () => {
     expect(other.filter((a, i) => a.category !== first[i]!.category).length).toBeGreaterThan(5);
   });
 
+  it("give a question the same answers whatever the order of the calls and the rest of its text, so runs compare question by question", async () => {
+    const n = 40;
+    const models = ["gpt-4o", "gemini-2.5-flash"];
+    await lab().configure({
+      questions: Object.fromEntries(Array.from({ length: n }, (_, i) => [`p${i}`, CATEGORIES[i % 4]!])),
+      models: Object.fromEntries(models.map((m) => [m, { accuracy: 0.5 }])),
+      seed: 3,
+    });
+    const calls = Array.from({ length: n }, (_, i) => models.map((model) => ({ i, model }))).flat();
+    const run = async (tag: string, order: readonly { i: number; model: string }[]): Promise<Map<string, Answer>> => {
+      const answers = new Map<string, Answer>();
+      // One call at a time, in the given order: any state carried from call to call would show.
+      for (const { i, model } of order) answers.set(`${i} ${model}`, await ask(model, voteText(labelledQuestion(`Run ${tag}: which way, case ${i}?`, `p${i}`))));
+      return answers;
+    };
+    const forward = await run("majority", calls);
+    // Another run: other question text, the calls reversed and the models interleaved otherwise, unlabelled calls in between.
+    await ask("gpt-4o", voteText("An unlabelled question first?"));
+    const reversed = await run("weighted", [...calls].reverse());
+    expect(new Set([...forward.values()].map((a) => a.category)).size).toBeGreaterThan(1);
+    for (const [key, answer] of forward) expect(reversed.get(key), key).toEqual(answer);
+  });
+
   it("delay a configured model's answers by its latency_ms", async () => {
     await lab().configure({ questions: { slow: "West" }, models: { "gpt-4o": { accuracy: 0.9, latency_ms: 200 } } });
     let started = Date.now();

@@ -4,6 +4,15 @@ import { LAB_ID, readPrompt, schemaCategories, type ReadPrompt, type StatedAnswe
 import { seededRng, type Rng } from "./schema-walker";
 
 /**
+ * The confidence of a first-round lab answer: uniform on `right` when the answer is right, on
+ * `wrong` when not, rounded to two decimals. The description below states these ranges and the
+ * bench hands them to the exact theory (`productRuleAccuracy` of @sd/ensemble), so neither can
+ * drift from what the lab does.
+ */
+export const LAB_CONFIDENCE = { right: [0.6, 0.95], wrong: [0.35, 0.8] } as const satisfies { right: readonly [number, number]; wrong: readonly [number, number] };
+const range = ([low, high]: readonly [number, number]): string => `[${low.toFixed(2)}, ${high.toFixed(2)}]`;
+
+/**
  * The provider emulator's accuracy lab: a documented simulation of models of known accuracy, so
  * the ensemble modes can be measured against theory. `LAB_DESCRIPTION` below is the model, in
  * full; `npm run bench:accuracy` prints it with its results.
@@ -19,9 +28,10 @@ whose correct category is one of the request's categories. Models are matched by
 of the vendor request (gpt-4o, gemini-2.5-flash, ...).
 
 First-round vote on a labelled question, by a configured model: correct with probability p; else
-one of the other K-1 categories, uniformly. Confidence is informative: uniform on [0.60, 0.95]
-when right, on [0.35, 0.80] when wrong (two decimals). The model's latency_ms, when set, delays
-each of its answers to labelled questions (a scripted rule's latency_ms wins).
+one of the other K-1 categories, uniformly. Confidence is informative: uniform on
+${range(LAB_CONFIDENCE.right)} when right, on ${range(LAB_CONFIDENCE.wrong)} when wrong (two decimals). The model's
+latency_ms, when set, delays each of its answers to labelled questions (a scripted rule's
+latency_ms wins).
 
 Gossip round (the prompt shows "Your previous answer:" and "Other models' answers:"). The peers'
 majority is the category more peers answered than any other (failed peers do not count; a tie
@@ -43,9 +53,11 @@ rule that pins a category wins over the lab. Every lab, gossip and judge reason 
 simulated.
 
 Determinism. Every draw comes from a generator seeded by (seed, question id, model, kind, round):
-the same configuration and seed give the same answers on every run; a gossip round the prompt
-does not number is seeded by what it shows. Unlabelled gossip is seeded by (model, prompt), as
-the emulator's other answers are.`;
+the same configuration and seed give the same answers on every run, whatever the order of the
+calls and whatever else the question text says, so every run of a question (each ensemble mode)
+gets the same first-round answers and runs can be compared question by question. A gossip round
+the prompt does not number is seeded by what it shows. Unlabelled gossip is seeded by (model,
+prompt), as the emulator's other answers are.`;
 
 const AccuracySchema = z.number().min(0, "accuracy is a probability from 0 to 1").max(1, "accuracy is a probability from 0 to 1");
 
@@ -194,7 +206,8 @@ interface Labelled {
 }
 
 function informativeConfidence(right: boolean, rng: Rng): number {
-  return right ? between(0.6, 0.95, rng) : between(0.35, 0.8, rng);
+  const [low, high] = right ? LAB_CONFIDENCE.right : LAB_CONFIDENCE.wrong;
+  return between(low, high, rng);
 }
 
 const digest = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 16);

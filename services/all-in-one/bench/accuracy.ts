@@ -5,15 +5,21 @@
  * gateway, BullMQ queues, provider workers on the vendor SDKs, the aggregator, the store), each
  * provider configured with an API key and a base URL pointing at the emulator.
  *
- * 1. Calibration: every model answers separate labelled questions; its measured accuracy becomes
+ * 1. Calibration: every model the chosen runs ask answers separate labelled questions; its measured accuracy becomes
  *    <ID>_ACCURACY of the stack that then runs with WEIGHTING=learned.
  * 2. Each model alone, then per panel: majority, weighted (learned), judge, gossip, majority with
  *    early quorum, all on the same labelled questions (4 categories, shuffled per question).
  * 3. Tables (markdown) with 95% intervals next to the exact theory, and PASS/FAIL per target; the
  *    exit status is 1 when a gated target fails (judge and gossip are measured, not gated).
+ * 4. Each mode against majority question by question (paired: the lab gives a model the same
+ *    answer to a question in every run), with Newcombe's 95% interval and the exact theory.
  *
  *   npm run bench:accuracy                      (LAB_QUESTIONS=1000, LAB_SEED=1, LAB_CONCURRENCY=50)
  *   LAB_QUESTIONS=200 npm run bench:accuracy    (a quick run; LAB_CALIBRATION_QUESTIONS defaults to LAB_QUESTIONS)
+ *   LAB_PANELS=B LAB_MODES=majority_voting,weighted_voting LAB_QUESTIONS=10000 npm run bench:accuracy
+ *                                               (one panel, chosen modes: LAB_PANELS from A, B, C; LAB_MODES from
+ *                                               majority_voting, weighted_voting, judge, gossip, early_quorum, with
+ *                                               majority_voting, which every comparison is paired with; default all)
  */
 import { rm } from "node:fs/promises";
 import { Redis } from "ioredis";
@@ -22,8 +28,8 @@ import { LAB_DESCRIPTION, startEmulator, type Emulator } from "@sd/provider-emul
 import { positiveInteger } from "../../../libs/store/bench/support";
 import { ServiceProcess } from "../src/testing/processes";
 import { startStack, type InProcessStack } from "../src/testing/stack";
-import { printCalibration, printPanel, printSingles, printTargets, MODES, type LabResults, type ModeKey, type PanelRuns, type Target } from "./accuracy/lab-report";
-import { CATEGORIES, JUDGE, LAB_MODELS, PANELS, labConfig, labQuestions, labStackEnv, labelOf, type LabQuestion } from "./accuracy/lab-setup";
+import { BASELINE, printCalibration, printPanel, printSingles, printTargets, MODES, type LabResults, type ModeKey, type PanelRuns, type Target } from "./accuracy/lab-report";
+import { CATEGORIES, JUDGE, LAB_MODELS, PANELS, labConfig, labQuestions, labStackEnv, labelOf, type LabModelSpec, type LabQuestion, type Panel } from "./accuracy/lab-setup";
 import { runQuestions, type DecisionOutcome, type RunSpec } from "./accuracy/run-questions";
 
 const QUESTIONS = positiveInteger("LAB_QUESTIONS", 1000);
@@ -31,6 +37,30 @@ const CALIBRATION_QUESTIONS = positiveInteger("LAB_CALIBRATION_QUESTIONS", QUEST
 const SEED = positiveInteger("LAB_SEED", 1);
 const CONCURRENCY = positiveInteger("LAB_CONCURRENCY", 50);
 const GOSSIP_ROUNDS = ENSEMBLE_LIMITS.defaultRounds;
+
+/** A comma-separated choice among `allowed` from the environment (all when unset), in `allowed`'s order; exits on a name it does not know. */
+function chosen<T extends string>(name: string, allowed: readonly T[]): T[] {
+  const raw = process.env[name]?.trim();
+  if (!raw) return [...allowed];
+  const picked = raw.split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = picked.filter((p) => !(allowed as readonly string[]).includes(p));
+  if (unknown.length > 0 || picked.length === 0) {
+    process.stderr.write(`${name}: unknown ${unknown.join(", ") || "(empty)"}; choose from ${allowed.join(", ")}\n`);
+    process.exit(2);
+  }
+  return allowed.filter((a) => picked.includes(a));
+}
+
+const CHOSEN_PANELS: readonly Panel[] = chosen("LAB_PANELS", PANELS.map((p) => p.name)).map((name) => PANELS.find((p) => p.name === name)!);
+const CHOSEN_MODES: readonly ModeKey[] = chosen("LAB_MODES", MODES);
+if (!CHOSEN_MODES.includes(BASELINE)) {
+  process.stderr.write(`LAB_MODES must include ${BASELINE}: every mode is compared with it on the same questions.\n`);
+  process.exit(2);
+}
+/** The models the chosen runs ask: the chosen panels' members, and the judge when judge mode runs. Only these are calibrated and configured. */
+const NEEDED_MODELS: readonly LabModelSpec[] = LAB_MODELS.filter(
+  (m) => CHOSEN_PANELS.some((p) => p.members.includes(m.id)) || (CHOSEN_MODES.includes("judge") && m.id === JUDGE),
+);
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
@@ -78,10 +108,10 @@ async function timedRun(stack: InProcessStack, emulator: Emulator, spec: RunSpec
 
 /** Phase 1: every model on separate questions, in one decision per question (its individual answer is what counts). */
 async function calibrate(emulator: Emulator, questions: readonly LabQuestion[]): Promise<LabResults["calibration"]> {
-  const outcomes = await withStack(labStackEnv(emulator.url, CONCURRENCY), (stack) =>
-    timedRun(stack, emulator, { tag: "calibration", panel: LAB_MODELS.map((m) => m.id), options: { ensemble_mode: "majority_voting", early_quorum: false }, maxCalls: LAB_MODELS.length }, questions),
+  const outcomes = await withStack(labStackEnv(emulator.url, CONCURRENCY, {}, NEEDED_MODELS), (stack) =>
+    timedRun(stack, emulator, { tag: "calibration", panel: NEEDED_MODELS.map((m) => m.id), options: { ensemble_mode: "majority_voting", early_quorum: false }, maxCalls: NEEDED_MODELS.length }, questions),
   );
-  return LAB_MODELS.map((m) => {
+  return NEEDED_MODELS.map((m) => {
     const answered = outcomes.filter((o) => o.status === 200 && o.answers[m.id] != null);
     return { id: m.id, configured: m.accuracy, right: answered.filter((o) => o.answers[m.id] === o.question.correct).length, questions: answered.length };
   });
@@ -90,35 +120,35 @@ async function calibrate(emulator: Emulator, questions: readonly LabQuestion[]):
 /** A run's request options and the most calls one of its decisions can make. */
 function modeSpec(mode: ModeKey, panelSize: number): Pick<RunSpec, "options" | "maxCalls"> {
   switch (mode) {
-    case "majority":
+    case "majority_voting":
       return { options: { ensemble_mode: "majority_voting", early_quorum: false }, maxCalls: panelSize };
-    case "weighted":
+    case "weighted_voting":
       return { options: { ensemble_mode: "weighted_voting", early_quorum: false }, maxCalls: panelSize };
     case "judge":
       return { options: { ensemble_mode: "judge", judge_model: JUDGE }, maxCalls: panelSize + 1 };
     case "gossip":
       return { options: { ensemble_mode: "gossip" }, maxCalls: panelSize * GOSSIP_ROUNDS };
-    case "quorum":
+    case "early_quorum":
       return { options: { ensemble_mode: "majority_voting", early_quorum: true }, maxCalls: panelSize };
   }
 }
 
-/** Phase 2: each model alone, then every mode of every panel, on a stack with learned weights. */
+/** Phase 2: each model alone, then every chosen mode of every chosen panel, on a stack with learned weights. */
 async function evaluate(emulator: Emulator, questions: readonly LabQuestion[], calibration: LabResults["calibration"]) {
   // The config takes an accuracy strictly between 0 and 1.
   const accuracyVars = Object.fromEntries(calibration.map((c) => [`${c.id.toUpperCase()}_ACCURACY`, String(Math.min(0.999, Math.max(0.001, c.right / c.questions)))]));
-  return withStack(labStackEnv(emulator.url, CONCURRENCY, { WEIGHTING: "learned", ...accuracyVars }), async (stack) => {
+  return withStack(labStackEnv(emulator.url, CONCURRENCY, { WEIGHTING: "learned", ...accuracyVars }, NEEDED_MODELS), async (stack) => {
     const singles = new Map<string, DecisionOutcome[]>();
-    for (const id of [...new Set(PANELS.flatMap((p) => p.members))]) {
-      singles.set(id, await timedRun(stack, emulator, { tag: `single-${id}`, panel: [id], ...modeSpec("majority", 1) }, questions));
+    for (const id of [...new Set(CHOSEN_PANELS.flatMap((p) => p.members))]) {
+      singles.set(id, await timedRun(stack, emulator, { tag: `single-${id}`, panel: [id], ...modeSpec(BASELINE, 1) }, questions));
     }
     const panels: PanelRuns[] = [];
-    for (const panel of PANELS) {
-      const runs = {} as Record<ModeKey, DecisionOutcome[]>;
-      for (const mode of MODES) {
+    for (const panel of CHOSEN_PANELS) {
+      const runs: Partial<Record<ModeKey, DecisionOutcome[]>> = {};
+      for (const mode of CHOSEN_MODES) {
         runs[mode] = await timedRun(stack, emulator, { tag: `${panel.name}-${mode}`, panel: [...panel.members], ...modeSpec(mode, panel.members.length) }, questions);
       }
-      panels.push({ panel, runs });
+      panels.push({ panel, runs: { ...runs, [BASELINE]: runs[BASELINE]! } });
     }
     return { singles, panels };
   });
@@ -129,7 +159,7 @@ const describe = (o: DecisionOutcome): string =>
 
 /** Checks every decision was answered and that the emulator saw exactly the calls each stored record accounts for. */
 function pipelineTargets(results: LabResults): Target[] {
-  const all = [...results.singles.values(), ...results.panels.flatMap((p) => MODES.map((m) => p.runs[m]))].flat();
+  const all = [...results.singles.values(), ...results.panels.flatMap((p) => Object.values(p.runs))].flat();
   const failed = all.filter((o) => o.status !== 200);
   const mismatched = all.filter((o) => o.status === 200 && o.emulator.answered - o.emulator.savedAfterAnswering !== o.record.calls);
   const races = all.reduce((sum, o) => sum + o.emulator.savedAfterAnswering, 0);
@@ -154,11 +184,12 @@ async function main(): Promise<void> {
     const questions = labQuestions("q", QUESTIONS, SEED);
     const lab = emulator.configureLab(labConfig([...calibrationQuestions, ...questions], SEED));
     log(`Accuracy lab: ${QUESTIONS} questions per run, ${CALIBRATION_QUESTIONS} for calibration, seed ${SEED}, concurrency ${CONCURRENCY}`);
+    log(`Panels ${CHOSEN_PANELS.map((p) => p.name).join(", ")}; modes ${CHOSEN_MODES.join(", ")}; models ${NEEDED_MODELS.map((m) => m.id).join(", ")}`);
     log("Calibration:");
     const calibration = await calibrate(emulator, calibrationQuestions);
     log("Evaluation:");
     const { singles, panels } = await evaluate(emulator, questions, calibration);
-    const results: LabResults = { calibration, singles, panels, switchProbability: lab.gossip.switch_probability, gossipRounds: GOSSIP_ROUNDS, judge: JUDGE };
+    const results: LabResults = { calibration, singles, panels, modes: CHOSEN_MODES, switchProbability: lab.gossip.switch_probability, gossipRounds: GOSSIP_ROUNDS, judge: JUDGE };
     const seconds = (performance.now() - started) / 1000;
 
     console.log("## Accuracy lab (`npm run bench:accuracy`)\n");
@@ -167,14 +198,18 @@ async function main(): Promise<void> {
     console.log("```text\n" + LAB_DESCRIPTION + "\n```\n");
     console.log(
       `Run: ${QUESTIONS} labelled questions per panel and mode (the same questions for every run, so modes are compared question by question), ` +
+        `panels ${CHOSEN_PANELS.map((p) => p.name).join(", ")}, modes ${CHOSEN_MODES.join(", ")}, ` +
         `${CALIBRATION_QUESTIONS} separate calibration questions, ${CATEGORIES.length} categories shuffled per question, seed ${SEED}, ${CONCURRENCY} decisions at once, ${seconds.toFixed(0)} s in all.`,
     );
+    if (CHOSEN_MODES.includes("judge") || CHOSEN_MODES.includes("gossip")) {
+      console.log(
+        `Judge: ${labelOf(JUDGE)} (lab accuracy ${LAB_MODELS.find((m) => m.id === JUDGE)!.accuracy}; as a judge it follows the lab's rule: the category with the highest summed confidence). ` +
+          `Gossip: at most ${GOSSIP_ROUNDS} rounds, switch probability ${lab.gossip.switch_probability} (the lab's default).`,
+      );
+    }
     console.log(
-      `Judge: ${labelOf(JUDGE)} (lab accuracy ${LAB_MODELS.find((m) => m.id === JUDGE)!.accuracy}; as a judge it follows the lab's rule: the category with the highest summed confidence). ` +
-        `Gossip: at most ${GOSSIP_ROUNDS} rounds, switch probability ${lab.gossip.switch_probability} (the lab's default).`,
-    );
-    console.log(
-      "Theory, product's rule: exact, by enumeration, with the product's tie policy (summed confidence, then the shuffled order) and the lab's confidences. " +
+      "Theory, product's rule: exact, by enumeration, with the product's tie policy (summed confidence, then the shuffled order) and the lab's confidences " +
+        "(`@sd/ensemble`'s productRuleAccuracy, productRuleCallsSaved, confidenceJudgeAccuracy, peerGossip). " +
         "Theory, random ties / no confidence: `@sd/ensemble`'s pluralityAccuracy and expectedCallsSaved. " +
         "Calls/decision: calls the emulator answered (cancelled ones not counted), against the calls each stored decision's ensemble record accounts for.\n",
     );

@@ -2,19 +2,35 @@
  * The accuracy lab's figures and targets, from the decisions it ran: markdown tables (for the
  * README and the closing note) and one PASS/FAIL line per target.
  */
-import { earlyQuorum, expectedCallsSaved, logOddsWeight, pluralityAccuracy, weightedPluralityAccuracy } from "@sd/ensemble";
+import {
+  confidenceJudgeAccuracy,
+  earlyQuorum,
+  expectedCallsSaved,
+  logOddsWeight,
+  peerGossip,
+  pluralityAccuracy,
+  productRuleAccuracy,
+  productRuleCallsSaved,
+  weightedPluralityAccuracy,
+} from "@sd/ensemble";
+import { LAB_CONFIDENCE } from "@sd/provider-emulator";
 import { percentiles, printTable } from "../../../../libs/store/bench/support";
-import { labCallsSaved, labGossip, labJudgeAccuracy, labTallyAccuracy } from "./lab-theory";
 import { CATEGORIES, labelOf, specOf, type Panel } from "./lab-setup";
 import type { DecisionOutcome } from "./run-questions";
-import { contains, meanInterval, pairedDifference, wilson, type Interval } from "./stats";
+import { contains, meanInterval, pairedDifference, wilson, type Interval, type PairedDifference } from "./stats";
 
-export const MODES = ["majority", "weighted", "judge", "gossip", "quorum"] as const;
+/**
+ * The lab's runs per panel: the product's ensemble modes, and majority voting with early quorum.
+ * Every comparison is paired with `majority_voting` on the same questions, so it always runs.
+ */
+export const MODES = ["majority_voting", "weighted_voting", "judge", "gossip", "early_quorum"] as const;
 export type ModeKey = (typeof MODES)[number];
+export const BASELINE = "majority_voting" satisfies ModeKey;
 
 export interface PanelRuns {
   panel: Panel;
-  runs: Record<ModeKey, DecisionOutcome[]>;
+  /** The decisions of each mode the lab ran (LAB_MODES), in question order; always the baseline. */
+  runs: { [BASELINE]: DecisionOutcome[] } & Partial<Record<ModeKey, DecisionOutcome[]>>;
 }
 
 export interface LabResults {
@@ -22,6 +38,8 @@ export interface LabResults {
   calibration: { id: string; configured: number; right: number; questions: number }[];
   singles: Map<string, DecisionOutcome[]>;
   panels: PanelRuns[];
+  /** The modes run, in MODES order. */
+  modes: readonly ModeKey[];
   switchProbability: number;
   gossipRounds: number;
   judge: string;
@@ -38,12 +56,22 @@ export interface Target {
 const K = CATEGORIES.length;
 const pct = (x: number, digits = 1): string => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)}%` : "n/a");
 const range = (i: Interval): string => `${pct(i.value)} [${pct(i.low)}, ${pct(i.high)}]`;
-const signed = (x: number): string => `${x >= 0 ? "+" : ""}${pct(x)}`;
-const signedPct = (i: Interval): string => `${signed(i.value)} [${pct(i.low)}, ${pct(i.high)}]`;
+const signed = (x: number, digits = 1): string => `${x >= 0 ? "+" : ""}${pct(x, digits)}`;
+const signedPct = (i: Interval): string => `${signed(i.value)} [${signed(i.low)}, ${signed(i.high)}]`;
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
 const accuracyOf = (outcomes: readonly DecisionOutcome[]): Interval => wilson(outcomes.filter((o) => o.right).length, outcomes.length);
-const rights = (outcomes: readonly DecisionOutcome[]): boolean[] => outcomes.map((o) => o.right);
 const accuraciesOf = (panel: Panel): number[] => panel.members.map((id) => specOf(id).accuracy);
+
+/** a − b question by question (both runs asked the same questions, in the same order). */
+function paired(a: readonly DecisionOutcome[], b: readonly DecisionOutcome[]): PairedDifference {
+  a.forEach((o, i) => {
+    if (o.question.labId !== b[i]?.question.labId) throw new Error(`runs ${o.run} and ${b[i]?.run} did not ask the same questions in the same order`);
+  });
+  return pairedDifference(
+    a.map((o) => o.right),
+    b.map((o) => o.right),
+  );
+}
 
 /** The weights the weighted run's decisions used (the product's learned weights), in panel order; throws if they varied. */
 function learnedWeights(panel: Panel, outcomes: readonly DecisionOutcome[]): number[] {
@@ -54,28 +82,36 @@ function learnedWeights(panel: Panel, outcomes: readonly DecisionOutcome[]): num
   return panel.members.map((id) => first[id] ?? Number.NaN);
 }
 
-/** What theory says about each mode of a panel under the lab's model. */
-function theoryOf(panel: Panel, results: LabResults, weights: readonly number[]) {
+/**
+ * What theory says about each mode of a panel under the lab's model. `weights`: the weighted run's
+ * learned weights (null when it did not run: the exact log-odds weights stand in).
+ */
+function theoryOf(panel: Panel, results: LabResults, weights: readonly number[] | null) {
   const p = accuraciesOf(panel);
   const n = p.length;
   const order = p.map((_, i) => i);
-  const gossip = labGossip(p, K, results.switchProbability, results.gossipRounds);
-  const quorumSaved = labCallsSaved(p, K, order);
+  const exactWeights = p.map((x) => logOddsWeight(x, K));
+  const usedWeights = weights ?? exactWeights;
+  const gossip = peerGossip(p, K, LAB_CONFIDENCE, { switchProbability: results.switchProbability, maxRounds: results.gossipRounds });
+  const quorumSaved = productRuleCallsSaved(p, K, LAB_CONFIDENCE, order);
+  const majority = productRuleAccuracy(p, K, LAB_CONFIDENCE);
   return {
     accuracy: {
-      majority: labTallyAccuracy(p, K),
-      weighted: labTallyAccuracy(p, K, weights),
-      judge: labJudgeAccuracy(p, K),
+      majority_voting: majority,
+      weighted_voting: productRuleAccuracy(p, K, LAB_CONFIDENCE, usedWeights),
+      judge: confidenceJudgeAccuracy(p, K, LAB_CONFIDENCE),
       gossip: gossip.accuracy,
-      quorum: labTallyAccuracy(p, K),
+      early_quorum: majority,
     } satisfies Record<ModeKey, number>,
+    /** Weighted voting with the exact log-odds weights of the configured accuracies. */
+    weightedExact: productRuleAccuracy(p, K, LAB_CONFIDENCE, exactWeights),
     /** `@sd/ensemble`'s figures: votes without confidence, ties broken at random. */
     randomTies: {
-      majority: pluralityAccuracy(p, K),
-      weighted: weightedPluralityAccuracy(p, weights, K),
-      quorum: pluralityAccuracy(p, K),
+      majority_voting: pluralityAccuracy(p, K),
+      weighted_voting: weightedPluralityAccuracy(p, usedWeights, K),
+      early_quorum: pluralityAccuracy(p, K),
     } as Partial<Record<ModeKey, number>>,
-    calls: { majority: n, weighted: n, judge: n + 1, gossip: n * gossip.rounds, quorum: n - quorumSaved } satisfies Record<ModeKey, number>,
+    calls: { majority_voting: n, weighted_voting: n, judge: n + 1, gossip: n * gossip.rounds, early_quorum: n - quorumSaved } satisfies Record<ModeKey, number>,
     quorumSaved,
     quorumSavedRandomTies: expectedCallsSaved(p, K, order),
   };
@@ -119,73 +155,103 @@ type Theory = ReturnType<typeof theoryOf>;
 /** Prints the panel's tables; returns its targets. */
 export function printPanel(runs: PanelRuns, results: LabResults): Target[] {
   const { panel } = runs;
-  const weights = learnedWeights(panel, runs.runs.weighted);
+  const weights = runs.runs.weighted_voting ? learnedWeights(panel, runs.runs.weighted_voting) : null;
   const theory = theoryOf(panel, results, weights);
   const members = panel.members.map((id) => `${labelOf(id)} ${pct(specOf(id).accuracy, 0)} (${specOf(id).latencyMs} ms)`).join(" → ");
   console.log(`### Panel ${panel.name}: ${panel.members.map((id) => specOf(id).accuracy).join(" / ")}\n`);
   console.log(`Arrival order (lab latency): ${members}.`);
-  console.log(`Learned weights (ln(p(K−1)/(1−p)) of the measured accuracies): ${panel.members.map((id, i) => `${labelOf(id)} ${weights[i]!.toFixed(2)}`).join(", ")}.\n`);
+  if (weights) console.log(`Learned weights (ln(p(K−1)/(1−p)) of the measured accuracies): ${panel.members.map((id, i) => `${labelOf(id)} ${weights[i]!.toFixed(2)}`).join(", ")}.`);
+  console.log("");
   printModes(runs, results, theory);
-  const majorityAccuracy = accuracyOf(runs.runs.majority);
+  printPaired(runs, results, theory);
+  const majorityAccuracy = accuracyOf(runs.runs.majority_voting);
   const targets: Target[] = [
     {
       name: `Panel ${panel.name}: majority's accuracy within its 95% interval of the theory (product's rule)`,
-      pass: contains(majorityAccuracy, theory.accuracy.majority),
-      detail: `measured ${range(majorityAccuracy)}, theory ${pct(theory.accuracy.majority)} (random-tie theory ${pct(theory.randomTies.majority!)}: ${contains(majorityAccuracy, theory.randomTies.majority!) ? "inside" : "outside"})`,
+      pass: contains(majorityAccuracy, theory.accuracy.majority_voting),
+      detail: `measured ${range(majorityAccuracy)}, theory ${pct(theory.accuracy.majority_voting)} (random-tie theory ${pct(theory.randomTies.majority_voting!)}: ${contains(majorityAccuracy, theory.randomTies.majority_voting!) ? "inside" : "outside"})`,
       binding: true,
     },
-    ...printQuorum(runs, theory),
   ];
+  if (runs.runs.early_quorum) targets.push(...printQuorum(runs, runs.runs.early_quorum, theory));
   for (const mode of ["judge", "gossip"] as const) {
-    const measured = accuracyOf(runs.runs[mode]);
+    const outcomes = runs.runs[mode];
+    if (!outcomes) continue;
+    const measured = accuracyOf(outcomes);
     targets.push({
       name: `Panel ${panel.name}: ${mode} measured (honestly; not a gate)`,
       pass: contains(measured, theory.accuracy[mode]),
-      detail: `measured ${range(measured)}, the lab's model predicts ${pct(theory.accuracy[mode])}; vs majority ${signedPct(pairedDifference(rights(runs.runs[mode]), rights(runs.runs.majority)))}`,
+      detail: `measured ${range(measured)}, the lab's model predicts ${pct(theory.accuracy[mode])}; vs majority ${signedPct(paired(outcomes, runs.runs.majority_voting))}`,
       binding: false,
     });
   }
-  targets.push(...weightedTargets(runs, results, theory.accuracy));
+  if (runs.runs.weighted_voting) targets.push(...weightedTargets(runs, runs.runs.weighted_voting, results, theory));
   return targets;
 }
 
-/** One row per mode: accuracy next to theory, calls per decision (emulator, expected, record), p50 latency. */
-function printModes(runs: PanelRuns, results: LabResults, theory: Theory): void {
-  const label: Record<ModeKey, string> = {
-    majority: "majority_voting",
-    weighted: "weighted_voting (learned weights)",
+const modeLabel = (mode: ModeKey, results: LabResults): string =>
+  ({
+    majority_voting: "majority_voting",
+    weighted_voting: "weighted_voting (learned weights)",
     judge: `judge (${labelOf(results.judge)})`,
     gossip: `gossip (≤ ${results.gossipRounds} rounds, switch ${results.switchProbability})`,
-    quorum: "majority_voting + early_quorum",
-  };
+    early_quorum: "majority_voting + early_quorum",
+  })[mode];
+
+/** One row per mode run: accuracy next to theory, calls per decision (emulator, expected, record), p50 latency. */
+function printModes(runs: PanelRuns, results: LabResults, theory: Theory): void {
   printTable(
     ["mode", "accuracy (95% interval)", "theory, product's rule", "theory, random ties", "calls/decision (emulator)", "expected", "record", "p50 latency"],
-    MODES.map((mode) => {
+    results.modes.flatMap((mode) => {
       const outcomes = runs.runs[mode];
+      if (!outcomes) return [];
       const randomTies = theory.randomTies[mode];
       return [
-        label[mode],
-        range(accuracyOf(outcomes)),
-        pct(theory.accuracy[mode]),
-        randomTies === undefined ? "—" : pct(randomTies),
-        mean(outcomes.map((o) => o.emulator.answered)).toFixed(2),
-        theory.calls[mode].toFixed(2),
-        mean(outcomes.map((o) => o.record.calls)).toFixed(2),
-        `${percentiles(outcomes.map((o) => o.latencyMs)).p50.toFixed(0)} ms`,
+        [
+          modeLabel(mode, results),
+          range(accuracyOf(outcomes)),
+          pct(theory.accuracy[mode]),
+          randomTies === undefined ? "—" : pct(randomTies),
+          mean(outcomes.map((o) => o.emulator.answered)).toFixed(2),
+          theory.calls[mode].toFixed(2),
+          mean(outcomes.map((o) => o.record.calls)).toFixed(2),
+          `${percentiles(outcomes.map((o) => o.latencyMs)).p50.toFixed(0)} ms`,
+        ],
       ];
     }),
   );
-  console.log(`\nThe judge failed (and the vote decided) ${runs.runs.judge.filter((o) => o.record.judgeFallback).length} times.\n`);
+  if (runs.runs.judge) console.log(`\nThe judge failed (and the vote decided) ${runs.runs.judge.filter((o) => o.record.judgeFallback).length} times.`);
+  console.log("");
+}
+
+/**
+ * Each mode against majority on the same questions: the lab gives a model the same answer to a
+ * question in every run, so only the questions the two decide differently count, and a difference
+ * far smaller than either accuracy's interval can show (Newcombe's paired interval, stats.ts).
+ */
+function printPaired(runs: PanelRuns, results: LabResults, theory: Theory): void {
+  const rows = results.modes.flatMap((mode) => {
+    const outcomes = runs.runs[mode];
+    if (mode === BASELINE || !outcomes) return [];
+    const d = paired(outcomes, runs.runs.majority_voting);
+    const exact = theory.accuracy[mode] - theory.accuracy.majority_voting;
+    const weightedExact = mode === "weighted_voting" ? ` (${signed(theory.weightedExact - theory.accuracy.majority_voting, 2)} with the exact log-odds weights)` : "";
+    return [[`${modeLabel(mode, results)} − majority`, String(d.questions), String(d.onlyFirst), String(d.onlySecond), signedPct(d), `${d.low > 0 || d.high < 0 ? "yes" : "no"}`, `${signed(exact, 2)}${weightedExact}`]];
+  });
+  if (rows.length === 0) return;
+  console.log(`Paired with majority_voting on the same questions (95% interval: Newcombe's for paired proportions):\n`);
+  printTable(["difference", "questions", "only this mode right", "only majority right", "difference (95% interval)", "interval excludes 0", "theory, product's rule"], rows);
+  console.log("");
 }
 
 /** Early quorum against majority on the same questions: calls saved, per-question agreement, cancellation time; returns its targets. */
-function printQuorum(runs: PanelRuns, theory: Theory): Target[] {
+function printQuorum(runs: PanelRuns, quorum: readonly DecisionOutcome[], theory: Theory): Target[] {
   const { panel } = runs;
   const n = panel.members.length;
-  const { majority, quorum } = runs.runs;
+  const majority = runs.runs.majority_voting;
   const saved = meanInterval(quorum.map((o) => (n - o.emulator.answered) / n));
   const identical = quorum.filter((o, i) => o.question.labId === majority[i]!.question.labId && o.decision === majority[i]!.decision).length;
-  const change = pairedDifference(rights(quorum), rights(majority));
+  const change = paired(quorum, majority);
   printTable(
     ["early quorum", "calls saved (95% interval)", "theory, product's rule", "theory, no confidence", "record's calls_saved", "cancelled on the wire", "same decision as majority", "accuracy change"],
     [
@@ -234,17 +300,18 @@ function printQuorum(runs: PanelRuns, theory: Theory): Target[] {
  * questions (paired). Targets on panel B (above majority, not below the best model); on the
  * other panels the same figures are printed as observations.
  */
-function weightedTargets(runs: PanelRuns, results: LabResults, theory: Record<ModeKey, number>): Target[] {
+function weightedTargets(runs: PanelRuns, weighted: readonly DecisionOutcome[], results: LabResults, theory: Theory): Target[] {
   const { panel } = runs;
-  const weighted = runs.runs.weighted;
-  const vsMajority = pairedDifference(rights(weighted), rights(runs.runs.majority));
+  const vsMajority = paired(weighted, runs.runs.majority_voting);
   const best = panel.members
     .map((id) => ({ id, outcomes: results.singles.get(id)! }))
     .sort((a, b) => accuracyOf(b.outcomes).value - accuracyOf(a.outcomes).value)[0]!;
-  const vsBest = pairedDifference(rights(weighted), rights(best.outcomes));
-  const p = accuraciesOf(panel);
-  const exact = labTallyAccuracy(p, K, p.map((x) => logOddsWeight(x, K))) - theory.majority;
-  const aboveMajority = `weighted − majority ${signedPct(vsMajority)} (theory ${signed(theory.weighted - theory.majority)} with the learned weights, ${signed(exact)} with the exact ones)`;
+  const vsBest = paired(weighted, best.outcomes);
+  const exact = theory.weightedExact - theory.accuracy.majority_voting;
+  const shown = vsMajority.low > 0 ? "the interval is above 0" : vsMajority.high < 0 ? "the interval is below 0" : "the interval includes 0";
+  const aboveMajority =
+    `weighted − majority ${signedPct(vsMajority)} over ${vsMajority.questions} questions (${vsMajority.onlyFirst} only weighted right, ${vsMajority.onlySecond} only majority right; ${shown}); ` +
+    `theory ${signed(theory.accuracy.weighted_voting - theory.accuracy.majority_voting, 2)} with the learned weights, ${signed(exact, 2)} with the exact ones`;
   const notBelowBest = `weighted − ${labelOf(best.id)} ${signedPct(vsBest)}`;
   if (panel.name !== "B") {
     console.log(`Weighted voting on panel ${panel.name} (not a target): ${aboveMajority}; ${notBelowBest}.\n`);

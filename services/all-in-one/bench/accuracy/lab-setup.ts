@@ -102,10 +102,13 @@ export function labConfig(questions: readonly LabQuestion[], seed: number): LabC
 }
 
 /**
- * A stack's environment: every lab model configured with a key and the emulator's base URL, room
- * for `concurrency` decisions in flight, and the given extra variables (WEIGHTING, <ID>_ACCURACY).
+ * A stack's environment: the given lab models (`PROVIDERS`; all by default) configured with a key
+ * and the emulator's base URL, room for `concurrency` decisions in flight, and the given extra
+ * variables (WEIGHTING, <ID>_ACCURACY). Its default panel and judge are among those models, as the
+ * gateway requires; every lab request names its panel anyway.
  */
-export function labStackEnv(emulatorUrl: string, concurrency: number, extra: Record<string, string> = {}): Record<string, string> {
+export function labStackEnv(emulatorUrl: string, concurrency: number, extra: Record<string, string> = {}, models: readonly LabModelSpec[] = LAB_MODELS): Record<string, string> {
+  const ids = models.map((m) => m.id);
   const providers: Record<string, string> = {};
   for (const { id } of LAB_MODELS) {
     const prefix = id.toUpperCase();
@@ -119,8 +122,9 @@ export function labStackEnv(emulatorUrl: string, concurrency: number, extra: Rec
   }
   return testEnv(emulatorUrl, {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-    PROVIDERS: LAB_MODELS.map((m) => m.id).join(","),
-    JUDGE_PROVIDER: JUDGE,
+    PROVIDERS: ids.join(","),
+    PANEL: (PANELS.find((p) => p.members.every((id) => ids.includes(id)))?.members ?? ids.slice(0, 3)).join(","),
+    JUDGE_PROVIDER: ids.includes(JUDGE) ? JUDGE : ids[0]!,
     ...providers,
     WORKER_CONCURRENCY: String(Math.max(concurrency, 16)),
     AGGREGATOR_CONCURRENCY: String(Math.max(concurrency, 8)),

@@ -1,4 +1,5 @@
-import { sameSum } from "./majority-vote";
+import { sameSum } from "../majority-vote";
+import { checkOrder, checkPanel, checkWeights } from "./panel";
 
 /**
  * Exact figures for the accuracy lab, by enumeration, under this model of a panel:
@@ -8,12 +9,12 @@ import { sameSum } from "./majority-vote";
  * - a tie for the top score is broken uniformly at random among the tied categories. The product
  *   breaks ties on summed confidence, then on the category listed first; with no confidence and the
  *   categories shuffled per question, "listed first" is a uniform random pick among the tied ones,
- *   which is what the lab's Monte Carlo cross-check (theory.test.ts) relies on. Informative
+ *   which is what the Monte Carlo cross-check (random-ties.test.ts) relies on. Informative
  *   confidences make the product's tie-break much better than chance: with 4 categories and 3
  *   models, ties are frequent, and the accuracy lab measures majority voting about 5.6 points
- *   above these figures (panel 0.8/0.7/0.6: 88.6% against 83.0%). The lab therefore compares
- *   measurements with an exact enumeration of the product's own tie rule and the lab's confidences
- *   (services/all-in-one/bench/accuracy/lab-theory.ts); these figures are the textbook baseline.
+ *   above these figures (panel 0.8/0.7/0.6: 88.6% against 83.0%). `product-rule.ts` is the exact
+ *   theory of the product's own tie rule with informative confidences; these figures are the
+ *   textbook baseline.
  *
  * The enumeration uses the symmetry of the wrong categories: an outcome is the correct category's
  * score and the multiset of the wrong categories' scores, which keeps it small for 8 models and
@@ -73,15 +74,9 @@ function correctShare(o: Outcome): number {
 }
 
 function voters(accuracies: readonly number[], weights: readonly number[], categoryCount: number): Voter[] {
-  if (!Number.isInteger(categoryCount) || categoryCount < 2) throw new RangeError("At least 2 categories are needed.");
-  if (accuracies.length === 0) throw new RangeError("At least one model is needed.");
-  if (weights.length !== accuracies.length) throw new RangeError("One weight per model is needed.");
-  return accuracies.map((accuracy, i) => {
-    const weight = weights[i]!;
-    if (!(accuracy >= 0 && accuracy <= 1)) throw new RangeError("An accuracy is a number from 0 to 1.");
-    if (!(Number.isFinite(weight) && weight >= 0)) throw new RangeError("A weight is a finite number ≥ 0.");
-    return { accuracy, weight };
-  });
+  checkPanel(accuracies, categoryCount);
+  checkWeights(weights, accuracies.length);
+  return accuracies.map((accuracy, i) => ({ accuracy, weight: weights[i]! }));
 }
 
 /** Exact accuracy of weighted plurality voting (see the model above). */
@@ -124,8 +119,7 @@ function decided(o: Outcome, pendingWeight: number, categoryCount: number): bool
  */
 export function expectedCallsSaved(accuracies: readonly number[], categoryCount: number, order: readonly number[], weights?: readonly number[]): number {
   const all = voters(accuracies, weights ?? accuracies.map(() => 1), categoryCount);
-  const isPermutation = order.length === all.length && new Set(order).size === order.length && order.every((i) => Number.isInteger(i) && i >= 0 && i < all.length);
-  if (!isPermutation) throw new RangeError("The order must name every model once, by index.");
+  checkOrder(order, all.length);
   const arrivals = order.map((i) => all[i]!);
   let outcomes = start();
   let saved = 0;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { earlyQuorum } from "./early-quorum";
-import { majorityVote } from "./majority-vote";
-import { expectedCallsSaved, pluralityAccuracy, weightedPluralityAccuracy } from "./theory";
-import { logOddsWeight } from "./weights";
+import { earlyQuorum } from "../early-quorum";
+import { majorityVote } from "../majority-vote";
+import { expectedCallsSaved, pluralityAccuracy, weightedPluralityAccuracy } from "./random-ties";
+import { logOddsWeight } from "../weights";
 
 /** mulberry32: a small seeded PRNG, so the Monte Carlo checks give the same numbers on every run. */
 function prng(seed: number): () => number {
