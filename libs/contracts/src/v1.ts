@@ -30,12 +30,26 @@ export const V1EnsembleRequestSchema = z.object({
 });
 export type V1EnsembleRequest = z.input<typeof V1EnsembleRequestSchema>;
 
+/** What became of a model's vote: counted, failed, or not awaited because early quorum had decided. */
+export const V1_VOTE_STATUSES = ["success", "error", "skipped"] as const;
+export type V1VoteStatus = (typeof V1_VOTE_STATUSES)[number];
+
 export const V1VoteDetailSchema = z.object({
   /** The model's provider id (e.g. openai). */
   llm_name: z.string().meta({ description: "The model's provider id.", example: "openai" }),
-  /** The category it chose, or null when it failed. */
-  response: z.string().nullable().meta({ description: "The response it chose, or null when it failed." }),
-  confidence: z.number().min(0).max(1).nullable().meta({ description: "Its confidence, 0 to 1 (null when it failed)." }),
+  /** The category it chose, or null when it failed or was skipped. */
+  response: z.string().nullable().meta({ description: "The response it chose, or null when its call failed or was skipped (status says which)." }),
+  confidence: z.number().min(0).max(1).nullable().meta({ description: "Its confidence, 0 to 1 (null when its call failed or was skipped)." }),
+  /**
+   * Added after the specification's {llm_name, response, confidence}, which it leaves as they were:
+   * `skipped` tells a vote early quorum did not await (the winner was already certain, so its call
+   * was cancelled or never made) from one whose call failed (`error`).
+   */
+  status: z.enum(V1_VOTE_STATUSES).meta({
+    description:
+      "success: the vote was counted. error: the model's call failed (response and confidence null). skipped: early quorum decided before this vote was needed, so its call was cancelled or never made (response and confidence null).",
+    example: "success",
+  }),
 });
 export type V1VoteDetail = z.infer<typeof V1VoteDetailSchema>;
 
@@ -47,7 +61,7 @@ export type V1VoteDetail = z.infer<typeof V1VoteDetailSchema>;
 export const V1EnsembleResponseSchema = z.object({
   decision_id: z.string().meta({ description: "The decision's id: GET /v1/decisions/{id}, and its id in the history." }),
   ensemble_decision: z.string().nullable().meta({ description: "The winning response (majority vote), or null when no model gave a valid vote." }),
-  vote_details: z.array(V1VoteDetailSchema).meta({ description: "Each model's vote." }),
+  vote_details: z.array(V1VoteDetailSchema).meta({ description: "Each model's vote, one per model of the panel, with what became of it (status)." }),
   total_votes: z.number().int().nonnegative().meta({ description: "The number of valid votes." }),
   consensus_score: z
     .number()
@@ -96,9 +110,9 @@ export const V1_ENSEMBLE_RESPONSE_EXAMPLE: V1EnsembleResponse = {
   decision_id: "8f14e45f-ceea-467f-a0e6-4b2d7d1f3c11",
   ensemble_decision: "Wait until Monday",
   vote_details: [
-    { llm_name: "openai", response: "Wait until Monday", confidence: 0.86 },
-    { llm_name: "gemini", response: "Wait until Monday", confidence: 0.78 },
-    { llm_name: "claude", response: "No", confidence: 0.64 },
+    { llm_name: "openai", response: "Wait until Monday", confidence: 0.86, status: "success" },
+    { llm_name: "gemini", response: "Wait until Monday", confidence: 0.78, status: "success" },
+    { llm_name: "claude", response: "No", confidence: 0.64, status: "success" },
   ],
   total_votes: 3,
   consensus_score: 0.6667,

@@ -12,6 +12,8 @@ import {
   type V1DecisionStatus,
   type V1EnsembleRequest,
   type V1EnsembleResponse,
+  type V1VoteDetail,
+  type V1VoteStatus,
   type VoteEvent,
 } from "@sd/contracts";
 import { ApiError, errorFor, SmartDecisionError, TimeoutError } from "./errors";
@@ -66,6 +68,10 @@ export interface HistoryFilters {
 }
 
 export type EnsembleResult = V1EnsembleResponse;
+/** One model's entry in `vote_details`. */
+export type VoteDetail = V1VoteDetail;
+/** What became of a model's vote: counted (`success`), failed (`error`), or not awaited because early quorum had decided (`skipped`). */
+export type VoteStatus = V1VoteStatus;
 export type DecisionStatus = V1DecisionStatus;
 export type AcceptedDecision = V1Accepted;
 export type HistoryPage = DecisionHistoryListResponse;

@@ -13,7 +13,9 @@ export {
   type HistoryPage,
   type SmartDecisionOptions,
   type SubmitOptions,
+  type VoteDetail,
   type VoteEvent,
+  type VoteStatus,
   type WaitOptions,
 } from "./client";
 export {

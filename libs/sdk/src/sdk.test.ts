@@ -12,6 +12,7 @@ import {
   SmartDecisionError,
   TimeoutError,
   ValidationError,
+  type VoteDetail,
 } from "./index";
 
 /**
@@ -64,7 +65,7 @@ describe("decide", () => {
     expect(result.total_votes).toBe(3);
     expect(result.consensus_score).toBe(1);
     expect(result.vote_details.map((v) => v.llm_name).sort()).toEqual(["claude", "gemini", "openai"]);
-    for (const vote of result.vote_details) expect(vote).toEqual({ llm_name: vote.llm_name, response: "Wait until Monday", confidence: 0.9 });
+    for (const vote of result.vote_details) expect(vote).toEqual({ llm_name: vote.llm_name, response: "Wait until Monday", confidence: 0.9, status: "success" });
   });
 
   it("by default answers as soon as the votes still to come cannot change the winner (early quorum)", async () => {
@@ -77,8 +78,10 @@ describe("decide", () => {
     const result = await client.decide({ prompt: `Ship on Friday? ${marker}`, valid_responses: CATEGORIES });
     expect(performance.now() - started).toBeLessThan(8000);
     expect(result).toMatchObject({ ensemble_decision: "Wait until Monday", total_votes: 2, consensus_score: 1 });
-    // The skipped model is listed without an answer.
-    expect(result.vote_details.find((v) => v.llm_name === "claude")).toEqual({ llm_name: "claude", response: null, confidence: null });
+    // The skipped model is listed without an answer, and says it was skipped (not failed).
+    const skipped: VoteDetail | undefined = result.vote_details.find((v) => v.llm_name === "claude");
+    expect(skipped).toEqual({ llm_name: "claude", response: null, confidence: null, status: "skipped" });
+    expect(result.vote_details.filter((v) => v.status === "success").map((v) => v.llm_name).sort()).toEqual(["gemini", "openai"]);
   });
 
   it("reports each model's progress live with onVote: pending, then success, before the answer", async () => {

@@ -101,9 +101,9 @@ const scriptedResult = (decisionId: string): V1EnsembleResponse => ({
   decision_id: decisionId,
   ensemble_decision: "Yes",
   vote_details: [
-    { llm_name: "openai", response: "Yes", confidence: 0.9 },
-    { llm_name: "gemini", response: "Yes", confidence: 0.8 },
-    { llm_name: "claude", response: "No", confidence: 0.6 },
+    { llm_name: "openai", response: "Yes", confidence: 0.9, status: "success" },
+    { llm_name: "gemini", response: "Yes", confidence: 0.8, status: "success" },
+    { llm_name: "claude", response: "No", confidence: 0.6, status: "success" },
   ],
   total_votes: 3,
   consensus_score: 2 / 3,
@@ -209,6 +209,41 @@ describe("the public API on one deployment", () => {
       const result = V1EnsembleResponseSchema.parse(answer.body);
       expect(byName(result)).toEqual(byName(scriptedResult(result.decision_id)));
       expect(emulator.calls()).toHaveLength(3);
+    });
+
+    it("says which vote early quorum skipped (status skipped) and which failed (status error), in the answer and at GET /v1/decisions/{id}", async () => {
+      const key = await alice.newKey();
+      // Claude would answer only after 10 s: the two fast agreeing votes settle it (early quorum is on by default here).
+      emulator.addRules({ match: { vendor: "anthropic", question_contains: "[skip]" }, latency_ms: 10_000, respond: { kind: "answer", category: "No", confidence: 0.6 } });
+      scriptVotes("[skip]");
+      const skipped = await v1(ENSEMBLE, { key: key.value, body: { prompt: "[skip] Ship the release today?", valid_responses: ["Yes", "No"] } });
+      expect(skipped.status, skipped.text).toBe(200);
+      const decided = V1EnsembleResponseSchema.parse(skipped.body);
+      const expected = {
+        ...scriptedResult(decided.decision_id),
+        vote_details: [
+          { llm_name: "openai", response: "Yes", confidence: 0.9, status: "success" as const },
+          { llm_name: "gemini", response: "Yes", confidence: 0.8, status: "success" as const },
+          { llm_name: "claude", response: null, confidence: null, status: "skipped" as const },
+        ],
+        total_votes: 2,
+        consensus_score: 1,
+      };
+      expect(byName(decided)).toEqual(byName(expected));
+      const polled = V1DecisionStatusSchema.parse((await v1(`/v1/decisions/${decided.decision_id}`, { key: key.value })).body);
+      expect(polled.status === "complete" && byName(polled.result)).toEqual(byName(expected));
+
+      // A model whose call fails is an error, not skipped, also without early quorum.
+      emulator.addRules({ match: { vendor: "gemini", question_contains: "[fail]" }, respond: { kind: "error", status: 400, message: "Bad request" } });
+      scriptVotes("[fail]");
+      const failed = await v1(ENSEMBLE, { key: key.value, body: { prompt: "[fail] Ship the release today?", valid_responses: ["Yes", "No"], early_quorum: false } });
+      expect(failed.status, failed.text).toBe(200);
+      const withError = V1EnsembleResponseSchema.parse(failed.body);
+      expect(byName(withError).vote_details).toEqual([
+        { llm_name: "claude", response: "No", confidence: 0.6, status: "success" },
+        { llm_name: "gemini", response: null, confidence: null, status: "error" },
+        { llm_name: "openai", response: "Yes", confidence: 0.9, status: "success" },
+      ]);
     });
 
     it("stores the decision as the key owner's, with the key, in their history only; the key's cost is the decision's", async () => {

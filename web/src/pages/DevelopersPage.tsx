@@ -16,7 +16,7 @@ const ENDPOINTS = [
     method: "POST",
     path: API_PATHS.ensemble,
     body: "{prompt, valid_responses, images?, request_id?}",
-    answer: "{decision_id, ensemble_decision, vote_details: [{llm_name, response, confidence}], total_votes, consensus_score}",
+    answer: '{decision_id, ensemble_decision, vote_details: [{llm_name, response, confidence, status: "success" | "error" | "skipped"}], total_votes, consensus_score}',
   },
   {
     method: "GET",

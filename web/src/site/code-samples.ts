@@ -405,7 +405,7 @@ function restSamples(base: string): CodeSampleSpec[] {
       id: "rest-decision-response",
       title: "The answer",
       description:
-        "ensemble_decision is null when no model gave a valid vote; vote_details holds each model's response (null when it failed) and confidence; consensus_score is the winner's share of the valid votes, 0 to 1.",
+        "ensemble_decision is null when no model gave a valid vote; vote_details holds each model's response and confidence, and its status: success, error (its call failed) or skipped (early quorum did not need it), the last two with response and confidence null; consensus_score is the winner's share of the valid votes, 0 to 1.",
       language: "json",
       code: `${JSON.stringify(SAMPLE_ENSEMBLE_RESPONSE, null, 2)}\n`,
     },

@@ -47,6 +47,17 @@ describe("the OpenAPI document", () => {
     expect(Object.keys(responses["429"]?.headers ?? {})).toEqual(expect.arrayContaining(["RateLimit", "RateLimit-Policy", "Retry-After"]));
   });
 
+  it("documents each /v1 vote's status (success, error or skipped) next to the specification's llm_name, response and confidence", () => {
+    const ref = ((operationOf("/v1/ensemble", "post")!.responses as Json)["200"] as { content: Record<string, { schema: { $ref: string } }> }).content["application/json"]!.schema.$ref;
+    const result = document.components?.schemas?.[ref.split("/").pop()!] as { properties: Record<string, { items: { properties: Record<string, Json>; required: string[] } }> };
+    const vote = result.properties.vote_details!.items;
+    expect(vote.required.sort()).toEqual(["confidence", "llm_name", "response", "status"]);
+    expect(vote.properties.status).toMatchObject({ type: "string", enum: ["success", "error", "skipped"] });
+    expect(String(vote.properties.status!.description)).toContain("skipped: early quorum decided before this vote was needed");
+    // Polling answers the same result.
+    expect(JSON.stringify(operationOf("/v1/decisions/{id}", "get"))).toContain(ref);
+  });
+
   it("puts a 401 on every operation that needs a key or a token", () => {
     for (const op of OPERATIONS.filter((o) => o.access === "api-key" || o.access === "bearer")) {
       expect(Object.keys(op.responses), `${op.method} ${op.path}`).toContain("401");

@@ -10,6 +10,7 @@ import {
   type V1Accepted,
   type V1DecisionStatus,
   type V1EnsembleResponse,
+  type V1VoteStatus,
 } from "@sd/contracts";
 import type { Store } from "@sd/store";
 import { bodyFingerprint, readIdempotencyKey, type IdempotencyRecords } from "../api-keys/idempotency";
@@ -17,6 +18,16 @@ import { currentApiKey } from "../api-keys/middleware";
 import type { DecisionService, Requester } from "../decision-service";
 import { HttpError } from "../http/errors";
 import { parseBody } from "../http/validate";
+
+/**
+ * What became of a model's vote: skipped when early quorum did not await it (its record lists it;
+ * a skipped vote is never counted, even if its answer came in), else success when it gave a
+ * response, else error (its call failed, or it answered outside the categories).
+ */
+function voteStatus(decision: StoredDecision, provider: string): V1VoteStatus {
+  if (decision.ensemble?.early_quorum?.skipped.includes(provider)) return "skipped";
+  return decision.individual_responses[provider] != null ? "success" : "error";
+}
 
 /** A stored decision as the public API answers it. */
 export function toV1EnsembleResponse(decision: StoredDecision): V1EnsembleResponse {
@@ -27,6 +38,7 @@ export function toV1EnsembleResponse(decision: StoredDecision): V1EnsembleRespon
       llm_name,
       response,
       confidence: decision.confidence_scores[llm_name] ?? null,
+      status: voteStatus(decision, llm_name),
     })),
     total_votes: decision.total_votes,
     consensus_score: consensusScore(decision.final_decision, decision.vote_counts),
