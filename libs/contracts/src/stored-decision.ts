@@ -1,6 +1,7 @@
-import type { EnsembleMode, EnsembleRecord } from "./ensemble";
+import { z } from "zod";
+import { EnsembleModeSchema, EnsembleRecordSchema, type EnsembleMode, type EnsembleRecord } from "./ensemble";
 import type { DecisionResponse } from "./decision";
-import type { TokenUsage } from "./vote";
+import { TokenUsageSchema, type TokenUsage } from "./vote";
 
 /** Decision history item (specification section 3) as the store keeps it. */
 export interface StoredDecision {
@@ -39,6 +40,66 @@ export interface StoredDecision {
   /** The decision's price in US dollars: the sum of its models' costs (0 when simulated). */
   cost_usd: number;
 }
+
+/** Names that reach an object's prototype: MongoDB field names may not be one (nor may mongoose map keys). */
+const PROTOTYPE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/** A provider id as a key of a stored per-model map: a valid MongoDB field name (no "." anywhere, no leading "$"). */
+const StoredFieldNameSchema = z.string().refine((key) => !key.startsWith("$") && !key.includes(".") && !PROTOTYPE_KEYS.has(key), {
+  error: "must not start with $, contain a dot or be __proto__, constructor or prototype",
+});
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * A record whose every own key and value is checked, `__proto__` included (`z.record` skips that
+ * key without checking it), rebuilt with own properties only (so such a key stays data).
+ */
+function ownRecord<V extends z.ZodType>(key: z.ZodType<string, string>, value: V) {
+  return z
+    .custom<Record<string, unknown>>(isPlainObject, { error: "expected an object" })
+    .transform((record) => new Map(Object.entries(record)))
+    .pipe(z.map(key, value))
+    .transform((entries) => Object.fromEntries(entries));
+}
+
+/**
+ * A finished decision as it is written to the store: the same rules as the store's decisions
+ * schema (libs/store/src/decisions/schema.ts), so a record that passes here is stored as built,
+ * without a second check by the database layer. Stricter only on numbers (no NaN or Infinity).
+ */
+export const StoredDecisionSchema = z.object({
+  id: z.string().min(1),
+  question: z.string().min(1),
+  timestamp: z.date(),
+  categories: z.array(z.string()),
+  final_decision: z.string().nullable(),
+  // Category names are user text: any non-empty string, "." "$" and "__proto__" included (stored as pairs).
+  vote_counts: ownRecord(z.string().min(1), z.number().nonnegative()),
+  total_votes: z.number().nonnegative(),
+  context_explanation: z.string(),
+  individual_responses: ownRecord(StoredFieldNameSchema, z.string().nullable()),
+  raw_responses: ownRecord(StoredFieldNameSchema, z.string().nullable()),
+  confidence_scores: ownRecord(StoredFieldNameSchema, z.number().min(0).max(1).nullable()),
+  rationales: ownRecord(StoredFieldNameSchema, z.string().nullable()),
+  model_versions: ownRecord(StoredFieldNameSchema, z.string()),
+  error_details: ownRecord(StoredFieldNameSchema, z.string()),
+  processing_time_ms: z.number().nonnegative(),
+  ensemble_mode: EnsembleModeSchema,
+  ensemble: EnsembleRecordSchema.nullable().optional(),
+  is_authenticated: z.boolean(),
+  user_id: z.string().nullable(),
+  user_ip: z.string().nullable(),
+  user_email: z.string().nullable(),
+  images: z.array(z.string()),
+  api_key_id: z.string().nullable(),
+  token_usage: ownRecord(StoredFieldNameSchema, TokenUsageSchema.nullable()),
+  cost_usd: z.number().nonnegative(),
+}) satisfies z.ZodType<StoredDecision>;
 
 /** The decision response entity of a stored decision. */
 export function toDecisionResponse(decision: StoredDecision): DecisionResponse {

@@ -43,6 +43,14 @@ export interface Collection<TDoc extends BaseDocument> {
   readonly name: string;
   /** Inserts a document; rejects with `code: 11000` when a unique index is violated. */
   insertOne(doc: TDoc): Promise<void>;
+  /**
+   * Inserts a document that was already validated by its shared zod contract and built in exactly
+   * the form the collection's schema stores (every field present, in schema order, defaults filled
+   * in, Dates as Date), skipping the schema's cast and validation, which cost far more than the
+   * write itself. Only for documents built in code from a parsed contract: a document carrying
+   * external input goes through `insertOne`. Unique indexes (11000) and the 16 MiB limit still apply.
+   */
+  insertOnePrevalidated(doc: TDoc): Promise<void>;
   findOne(filter: Filter): Promise<TDoc | null>;
   /** With a projection the documents only carry the projected fields. */
   find(filter: Filter, options?: FindOptions): Promise<TDoc[]>;

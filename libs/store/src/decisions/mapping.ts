@@ -1,7 +1,12 @@
 import { DEFAULT_ENSEMBLE_MODE, EnsembleRecordSchema, type EnsembleRecord, type StoredDecision, type TokenUsage } from "@sd/contracts";
 import type { DecisionDocument } from "./schema";
 
-/** `StoredDecision` -> stored document (`id` becomes `_id`, vote counts become pairs). */
+/**
+ * `StoredDecision` -> stored document (`id` becomes `_id`, vote counts become pairs), in exactly the
+ * form the decisions schema's cast gives a valid decision: every field, in schema order, no absent
+ * ensemble (null, the schema's default). So a decision checked by `StoredDecisionSchema` can be
+ * inserted as it is (`insertOnePrevalidated`); the store's tests compare both ways byte for byte.
+ */
 export function toDecisionDocument(decision: StoredDecision): DecisionDocument {
   return {
     _id: decision.id,
@@ -20,7 +25,7 @@ export function toDecisionDocument(decision: StoredDecision): DecisionDocument {
     error_details: { ...decision.error_details },
     processing_time_ms: decision.processing_time_ms,
     ensemble_mode: decision.ensemble_mode,
-    ...(decision.ensemble ? { ensemble: EnsembleRecordSchema.parse(decision.ensemble) } : {}),
+    ensemble: decision.ensemble ?? null,
     is_authenticated: decision.is_authenticated,
     user_id: decision.user_id,
     user_ip: decision.user_ip,

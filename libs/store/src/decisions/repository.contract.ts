@@ -38,6 +38,22 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
         expect(await decisions.count()).toBe(1);
       });
 
+      it("acknowledges and stores every one of 50 concurrent inserts of different decisions", async () => {
+        const ids = Array.from({ length: 50 }, (_, n) => `concurrent-${n}`);
+        expect(await Promise.all(ids.map((id) => decisions.insertOnce(sampleDecision({ id }))))).toEqual(ids.map(() => true));
+        expect(await decisions.count()).toBe(50);
+        expect((await decisions.list({ limit: 100, offset: 0 })).map((decision) => decision.id).sort()).toEqual([...ids].sort());
+      });
+
+      it("keeps what was inserted when the caller changes its decision afterwards", async () => {
+        const decision = sampleDecision();
+        await decisions.insertOnce(decision);
+        decision.timestamp.setFullYear(1999);
+        decision.categories.push("mutated");
+        decision.individual_responses.openai = "mutated";
+        expect(await decisions.findById("dec-1")).toEqual(sampleDecision());
+      });
+
       it("rejects an invalid document and stores nothing", async () => {
         const invalid: StoredDecision[] = [
           sampleDecision({ id: "bad-date", timestamp: new Date("not a date") }),

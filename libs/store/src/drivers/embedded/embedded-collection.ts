@@ -9,13 +9,14 @@ import { applyUpdate, upsertSeed } from "./apply-update";
 import { compilePipeline, NotCompilable } from "./compiled-pipeline";
 import { assertDocumentSize } from "./document-size";
 import { compactJournal } from "./journal-compaction";
+import { encodeJournalLine } from "./journal-format";
 import { replayJournal } from "./journal-replay";
 import { JournalWriter } from "./journal-writer";
 import { MINGO_OPTIONS } from "./mingo-options";
 import { castAndValidate, detachedModel } from "./schema-models";
 import { SecondaryIndexes } from "./secondary-indexes";
 import { UniqueIndexes } from "./unique-indexes";
-import { WriteQueue } from "./write-queue";
+import { WriteQueue, type InsertOutcome } from "./write-queue";
 
 export function journalPath(dataDir: string, collection: string): string {
   return join(dataDir, `${collection}.journal.jsonl`);
@@ -26,14 +27,30 @@ export interface EmbeddedCollectionOptions {
 }
 
 /**
+ * A document on its way in: cast and validated by the schema (started at call time, since that
+ * depends on nothing stored), or a private copy of a prevalidated one.
+ */
+type QueuedInsert<TDoc> = Promise<TDoc>;
+
+/**
  * A `Collection` held in memory: the mongoose schema casts and validates, mingo evaluates filters,
  * updates and pipelines, unique indexes are checked in process, and every write is journaled and
- * fsynced before it is applied and acknowledged. Writes run one at a time, in call order.
- * Equality on `_id` or on a field leading a declared index narrows the documents mingo looks at
- * (see `SecondaryIndexes`); documents over MongoDB's 16 MiB limit are refused, as MongoDB does.
+ * fsynced before it is applied and acknowledged. Equality on `_id` or on a field leading a declared
+ * index narrows the documents mingo looks at (see `SecondaryIndexes`); documents over MongoDB's
+ * 16 MiB limit are refused, as MongoDB does.
+ *
+ * Writes are applied in call order, with group commit (see `WriteQueue`): inserts that queue up
+ * while a flush is running are committed together in the next one. A batch is checked insert by
+ * insert, in order, against the stored documents plus the batch's earlier inserts (their unique
+ * keys are reserved as each passes, so a second insert of the same `_id` in one batch is refused
+ * with 11000 and the first is stored). The survivors' journal lines then go out in one append and
+ * one fsync; only after that are they applied to memory (visible to reads) and acknowledged, and
+ * the refusals reported. If the flush fails, every insert of the batch rejects with its error, the
+ * reservations are released, nothing is applied, and the journal is cut back to its last complete
+ * line. Updates, upserts and deletes run alone, after every earlier write is applied.
  */
 export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection<TDoc> {
-  readonly #queue = new WriteQueue();
+  readonly #queue = new WriteQueue<QueuedInsert<TDoc>>((batch) => this.#commitInserts(batch));
   #closed = false;
   #closing: Promise<void> | null = null;
   #examined = 0;
@@ -72,14 +89,19 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     return this.#examined;
   }
 
+  /** How many journal flushes (one append + one fsync each) writes have taken since open. */
+  get journalFlushes(): number {
+    return this.journal.flushes;
+  }
+
   async insertOne(doc: TDoc): Promise<void> {
-    // Queued at call time (validation included), so a close() called later waits for this write.
-    await this.#write(async () => {
-      const stored = await castAndValidate<TDoc>(this.model, doc);
-      assertDocumentSize(this.name, stored, "insert");
-      this.unique.assertAvailable(stored);
-      await this.#put(stored);
-    });
+    // Queued at call time, so a close() called later waits for this write.
+    await this.#queue.insert(handled(castAndValidate<TDoc>(this.model, doc)));
+  }
+
+  async insertOnePrevalidated(doc: TDoc): Promise<void> {
+    // Copied at call time, as the cast copies: later changes to the caller's objects cannot reach the store.
+    await this.#queue.insert(Promise.resolve(privateCopy(doc)));
   }
 
   async findOne(filter: Filter): Promise<TDoc | null> {
@@ -118,7 +140,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
       const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
       const doomed = this.#candidates(filter).filter((doc) => query.test(doc));
       if (doomed.length === 0) return 0;
-      await this.journal.append({ op: "del", ids: doomed.map((doc) => doc._id) });
+      await this.journal.append([encodeJournalLine({ op: "del", ids: doomed.map((doc) => doc._id) })]);
       for (const doc of doomed) {
         this.unique.remove(doc);
         this.lookups.remove(doc);
@@ -166,6 +188,42 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     return this.#closing;
   }
 
+  /** One batch of inserts (see the class comment): checked in order, one flush, then applied and answered. */
+  async #commitInserts(batch: QueuedInsert<TDoc>[]): Promise<InsertOutcome[]> {
+    const outcomes: InsertOutcome[] = [];
+    const accepted: TDoc[] = [];
+    const lines: string[] = [];
+    for (const prepared of batch) {
+      try {
+        this.#assertOpen();
+        const doc = await prepared;
+        assertDocumentSize(this.name, doc, "insert");
+        this.unique.assertAvailable(doc);
+        // Encoded here, so a document that cannot be journaled fails alone, not its whole batch.
+        lines.push(encodeJournalLine({ op: "put", doc }));
+        // Reserved for the rest of the batch; unique keys are never read by queries, so this shows nothing early.
+        this.unique.add(doc);
+        accepted.push(doc);
+        outcomes.push({ ok: true });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    if (accepted.length === 0) return outcomes;
+    try {
+      await this.journal.append(lines);
+    } catch (error) {
+      for (const doc of accepted) this.unique.remove(doc);
+      // Every insert of the batch fails, including one refused as a duplicate of an insert that was never stored.
+      return batch.map(() => ({ ok: false, error }));
+    }
+    for (const doc of accepted) {
+      this.lookups.add(doc);
+      this.docs.set(doc._id, doc);
+    }
+    return outcomes;
+  }
+
   async #upsert(filter: Filter, update: Update): Promise<UpdateResult> {
     const seed = { _id: new Types.ObjectId().toHexString(), ...upsertSeed(filter) } as TDoc;
     const { doc } = applyUpdate(seed, update, true);
@@ -178,7 +236,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
 
   /** Journal first (fsynced), then memory: an acknowledged write is always on disk. */
   async #put(doc: TDoc, previous?: TDoc): Promise<void> {
-    await this.journal.append({ op: "put", doc });
+    await this.journal.append([encodeJournalLine({ op: "put", doc })]);
     if (previous) {
       this.unique.remove(previous);
       this.lookups.replace(previous, doc);
@@ -224,6 +282,18 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
   #assertOpen(): void {
     if (this.#closed) throw new Error(`The embedded store is closed (collection ${this.name})`);
   }
+}
+
+/** Marks a promise as handled now (it is awaited later, in its batch), so an early rejection is not reported as unhandled. */
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
+}
+
+/** A deep copy of a document the caller vouches for, checked only for the string `_id` every stored document has. */
+function privateCopy<TDoc extends BaseDocument>(doc: TDoc): TDoc {
+  if (typeof doc !== "object" || doc === null || typeof doc._id !== "string") throw new Error("A document must have a string _id");
+  return structuredClone(doc);
 }
 
 /** The filter of a pipeline's first stage when it is a `$match`, else `{}` (every document). */

@@ -1,9 +1,12 @@
 import { open, type FileHandle } from "node:fs/promises";
-import { encodeJournalLine, type JournalEntry } from "./journal-format";
 
-/** Appends entries to a journal; `append` resolves only once the bytes are fsynced. */
+/**
+ * Appends lines to a journal; `append` resolves only once the bytes are fsynced. One call is one
+ * flush: every line it is given goes out in one write and one fsync, all or none.
+ */
 export class JournalWriter {
   #broken: Error | null = null;
+  #flushes = 0;
 
   private constructor(
     private readonly handle: FileHandle,
@@ -16,10 +19,20 @@ export class JournalWriter {
     return new JournalWriter(handle, size);
   }
 
-  /** Callers serialise appends (one at a time). */
-  async append(entry: JournalEntry): Promise<void> {
+  /** How many flushes (one append + one fsync each) have been started since open. */
+  get flushes(): number {
+    return this.#flushes;
+  }
+
+  /**
+   * Appends `lines` (each from `encodeJournalLine`, newline included) and fsyncs them. Callers
+   * serialise appends (one at a time). On failure none of them is left in the file.
+   */
+  async append(lines: readonly string[]): Promise<void> {
     if (this.#broken) throw new Error(`Journal is unusable after an earlier failure: ${this.#broken.message}`);
-    const bytes = Buffer.from(encodeJournalLine(entry), "utf8");
+    // Buffers, not one joined string: a batch of large documents could pass V8's longest string.
+    const bytes = lines.length === 1 ? Buffer.from(lines[0] ?? "", "utf8") : Buffer.concat(lines.map((line) => Buffer.from(line, "utf8")));
+    this.#flushes += 1;
     try {
       await this.handle.appendFile(bytes);
       await this.handle.sync();
@@ -34,7 +47,7 @@ export class JournalWriter {
     await this.handle.close();
   }
 
-  /** Cuts a half-written line so later appends do not follow garbage; if that fails, refuse further writes. */
+  /** Cuts a half-written batch so later appends do not follow garbage; if that fails, refuse further writes. */
   async #dropPartialAppend(cause: Error): Promise<void> {
     try {
       await this.handle.truncate(this.size);

@@ -1,4 +1,4 @@
-import type { Model, PipelineStage, UpdateQuery } from "mongoose";
+import type { Model, mongo, PipelineStage, UpdateQuery } from "mongoose";
 import type { BaseDocument, Collection, Filter, FindOptions, Pipeline, Update, UpdateOptions, UpdateResult } from "../../collection";
 import { assertUpdateDocument } from "../../update-document";
 
@@ -12,6 +12,14 @@ export class MongoCollection<TDoc extends BaseDocument> implements Collection<TD
 
   async insertOne(doc: TDoc): Promise<void> {
     await this.model.create(doc);
+  }
+
+  async insertOnePrevalidated(doc: TDoc): Promise<void> {
+    // Through the native collection, not a mongoose document: no cast, no validation (see Collection).
+    // Mongoose types its collection with ObjectId ids; ours are strings (`BaseDocument`).
+    const native = this.model.collection as unknown as mongo.Collection<TDoc>;
+    // TDoc always has its _id, which the driver's conditional type cannot see through a generic.
+    await native.insertOne(doc as mongo.OptionalUnlessRequiredId<TDoc>);
   }
 
   async findOne(filter: Filter): Promise<TDoc | null> {
