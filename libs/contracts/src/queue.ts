@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DecisionResponseSchema } from "./decision";
 import { EnsembleModeSchema } from "./ensemble";
 
 /** Queue of the parent job that tallies a decision once its votes are in. */
@@ -103,3 +104,14 @@ export const AggregateJobSchema = z.object({
   api_key_id: z.string().nullable(),
 });
 export type AggregateJob = z.infer<typeof AggregateJobSchema>;
+
+/**
+ * The aggregator's word to the gateways that a decision is finished: its response once it is
+ * written, or why it failed for good. Published on the decision-outcomes channel (see
+ * `DecisionOutcomes` in libs/queue), so a waiting request is answered without polling the queue.
+ */
+export const DecisionOutcomeSchema = z.discriminatedUnion("ok", [
+  z.object({ decision_id: z.string(), ok: z.literal(true), response: DecisionResponseSchema }),
+  z.object({ decision_id: z.string(), ok: z.literal(false), reason: z.string() }),
+]);
+export type DecisionOutcome = z.infer<typeof DecisionOutcomeSchema>;

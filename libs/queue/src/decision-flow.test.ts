@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { UnrecoverableError, type Worker } from "bullmq";
-import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse } from "@sd/contracts";
+import type { AggregateJob, DecisionResponse } from "@sd/contracts";
 import { DecisionFlow, DecisionLostError, DecisionTimeoutError } from "./decision-flow";
 import { createRedis, createRequestRedis } from "./redis";
+import { createAggregateWorker } from "./decision-outcomes";
 import { createWorker } from "./workers";
+import { AGGREGATE_QUEUE } from "@sd/contracts";
 
 const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "decision-flow-test");
 const prefix = `sdtest-flow-${randomUUID().slice(0, 8)}`;
@@ -27,8 +29,7 @@ function startOf(decisionId: string) {
 const whenStarted = (decisionId: string) => startOf(decisionId).started;
 
 const workerConnection = redis.duplicate();
-const worker: Worker<AggregateJob, DecisionResponse> = createWorker<AggregateJob, DecisionResponse>(
-  AGGREGATE_QUEUE,
+const worker: Worker<AggregateJob, DecisionResponse> = createAggregateWorker(
   async (job) =>
     new Promise<DecisionResponse>((resolve, reject) => {
       settle.set(job.data.decision_id, { finish: resolve, fail: (reason) => reject(new UnrecoverableError(reason)) });
@@ -107,6 +108,21 @@ describe("DecisionFlow: waiting for and looking up a decision by its id", () => 
     expect(await flow.lookup(id)).toMatchObject({ state: "failed" });
   });
 
+  it("answers a decision it began to wait for before enqueuing it, and a cancelled wait holds nothing up", async () => {
+    const id = randomUUID();
+    const pending = flow.listen(id, 20_000);
+    await flow.enqueue(decision(id));
+    pending.enqueued();
+    await whenStarted(id);
+    settle.get(id)!.finish(response(id));
+    expect(await pending.result).toEqual(response(id));
+
+    const never = flow.listen(randomUUID(), 60_000);
+    never.cancel();
+    await flow.drain(60_000);
+    expect(flow.waitingCount).toBe(0);
+  });
+
   it("gives up after the timeout with a DecisionTimeoutError", async () => {
     await expect(flow.waitForDecision(randomUUID(), 50)).rejects.toBeInstanceOf(DecisionTimeoutError);
   });
@@ -127,6 +143,33 @@ describe("DecisionFlow: waiting for and looking up a decision by its id", () => 
 });
 
 describe("DecisionFlow: a Redis restart and a shutdown", () => {
+  it("reads a result from the job when its outcome was never published (an aggregator that crashed right after recording it)", async () => {
+    // An aggregate worker that records results but publishes nothing, as if it died in between.
+    const silentPrefix = `sdtest-silent-${randomUUID().slice(0, 8)}`;
+    const connection = redis.duplicate();
+    const silent = createWorker<AggregateJob, DecisionResponse>(AGGREGATE_QUEUE, async (job) => response(job.data.decision_id), {
+      connection,
+      prefix: silentPrefix,
+      concurrency: 1,
+      lockMs: 30_000,
+    });
+    const sweeping = new DecisionFlow(redis, silentPrefix, 1, 100);
+    try {
+      await sweeping.ready();
+      const id = randomUUID();
+      const pending = sweeping.listen(id, 20_000);
+      await sweeping.enqueue(decision(id));
+      pending.enqueued();
+      expect(await pending.result).toEqual(response(id));
+    } finally {
+      await silent.close();
+      await sweeping.close();
+      const keys = await redis.keys(`${silentPrefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      connection.disconnect();
+    }
+  });
+
   it("ends the wait of a decision whose flow vanished (Redis restarted without persistence) as soon as it reconnects, and keeps waiting for one that survived", async () => {
     // Two deployments on one connection, no worker serving either: their decisions stay queued.
     const [lostPrefix, keptPrefix] = [`sdtest-lost-${randomUUID().slice(0, 8)}`, `sdtest-kept-${randomUUID().slice(0, 8)}`];

@@ -1,14 +1,15 @@
-import type { EventEmitter } from "node:events";
-import { FlowProducer, Job, Queue, QueueEvents } from "bullmq";
+import { FlowProducer, Job, Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import {
   AGGREGATE_QUEUE,
   voteJobId,
   voteQueueName,
   type AggregateJob,
+  type DecisionOutcome,
   type DecisionResponse,
   type VoteJob,
 } from "@sd/contracts";
+import { decodeOutcome, outcomeDecisionId, subscribeToOutcomes } from "./decision-outcomes";
 import { patientDuplicate } from "./redis";
 import { voteJobOptions } from "./vote-policy";
 
@@ -44,10 +45,25 @@ export class DecisionLostError extends Error {
 /** A client's wait for one decision's result. */
 interface Wait {
   decisionId: string;
+  /** When the wait began (ms, monotonic): long waits are checked against the queue now and then. */
+  since: number;
+  /** Set once the decision is known to be enqueued: only then does a missing flow mean a lost one. */
+  enqueued: boolean;
+  settle: (outcome: DecisionOutcome) => void;
   /** Ends the wait with an error (shutdown, timeout, lost flow). */
   abort: (error: Error) => void;
-  /** Reads the decision's state from Redis and settles the wait if it finished or vanished. */
-  check: () => Promise<void>;
+  /** Stops waiting without an answer (the caller gave up before enqueuing). */
+  cancel: () => void;
+}
+
+/** A wait begun before its decision is enqueued (see `DecisionFlow.listen`). */
+export interface PendingDecision {
+  /** The aggregator's result; rejects like `waitForDecision`. */
+  readonly result: Promise<DecisionResponse>;
+  /** The decision is enqueued: from now on, a flow missing after a reconnect is a lost one. */
+  enqueued(): void;
+  /** The decision was not enqueued after all: stop waiting (`result` then never settles). */
+  cancel(): void;
 }
 
 /** A decision whose flow is in Redis: its owner and where it stands. */
@@ -61,50 +77,75 @@ export interface DecisionInFlight {
 
 /**
  * The gateway's side of the pipeline: one BullMQ flow per decision (a parent on the aggregate
- * queue, one child vote per provider) and a wait for the aggregator's result. Jobs carry image
- * references (see ImageStash), never image bytes.
+ * queue, one child vote per provider) and a wait for the aggregator's result, which arrives on the
+ * decision-outcomes channel (see `DecisionOutcomes`). Jobs carry image references (see ImageStash),
+ * never image bytes.
  */
 export class DecisionFlow {
   private readonly producer: FlowProducer;
-  private readonly events: QueueEvents;
-  private readonly eventsConnection: Redis;
+  /** Subscribed to the outcomes channel (a subscribed connection can do nothing else). */
+  private readonly subscriber: Redis;
+  private readonly subscribed: Promise<void>;
   /** The aggregate queue, to read a decision's parent job by id. */
   private readonly aggregate: Queue<AggregateJob, DecisionResponse>;
-  /** Waits in progress: checked again after a reconnect, ended with an error when the flow closes. */
-  private readonly waits = new Set<Wait>();
+  /** Waits in progress by decision: settled by its outcome, checked again after a reconnect, ended with an error when the flow closes. */
+  private readonly waits = new Map<string, Set<Wait>>();
+  private waiting = 0;
   /** Resolvers of `drain`, called when the last wait ends. */
   private readonly drained = new Set<() => void>();
   private closed = false;
+  /** Checks long waits now and then: an outcome whose message was lost is read from the job. */
+  private readonly sweep: NodeJS.Timeout;
 
   /**
    * `connection` serves the request path: with the offline queue off (`createRequestRedis`) an
-   * enqueue while Redis is away fails at once. The result stream is read on a patient duplicate.
+   * enqueue while Redis is away fails at once. The outcomes are heard on a patient duplicate.
    */
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
     private readonly voteAttempts: number,
+    /** How often, and past what age, waits are checked against the queue (see `sweep`). */
+    private readonly sweepMs = 5000,
   ) {
     this.producer = new FlowProducer({ connection, prefix });
-    // Every request waiting for its result listens for the producer closing; they are many by design.
-    this.producer.setMaxListeners(0);
-    // QueueEvents blocks on a stream read, so it needs its own connection (BullMQ leaves closing it to us).
-    this.eventsConnection = patientDuplicate(connection, "decision-results");
-    this.events = new QueueEvents(AGGREGATE_QUEUE, { connection: this.eventsConnection, prefix });
-    // Every wait listens for its own decision's events.
-    this.events.setMaxListeners(0);
+    this.sweep = setInterval(this.checkLongWaits, sweepMs);
+    this.sweep.unref();
+    this.subscriber = patientDuplicate(connection, "decision-outcomes");
+    this.subscribed = subscribeToOutcomes(this.subscriber, prefix, this.onOutcome);
+    // Do not leave the promise's failure unhandled before `ready` is awaited.
+    this.subscribed.catch(() => undefined);
     this.aggregate = new Queue(AGGREGATE_QUEUE, { connection, prefix });
     // Redis comes back after an outage or a restart: a flow that did not survive it (no
-    // persistence) will never finish, and one that finished meanwhile may have been missed.
+    // persistence) will never finish, and an outcome published meanwhile was missed.
     connection.on("ready", this.recheckWaits);
+    // ioredis subscribes again right after it reports "ready": look once that is done (the PING
+    // is answered after the SUBSCRIBE), so an outcome published meanwhile is heard or read.
+    this.subscriber.on("ready", () => setImmediate(() => this.subscriber.ping().then(this.recheckWaits, () => undefined)));
   }
 
   private readonly recheckWaits = () => {
-    for (const wait of [...this.waits]) void wait.check().catch(() => undefined);
+    for (const waits of [...this.waits.values()]) for (const wait of [...waits]) void this.check(wait).catch(() => undefined);
+  };
+
+  /**
+   * Pub/sub keeps nothing: the message of an aggregator that crashed between recording the
+   * outcome and publishing it is lost. The few waits older than `sweepMs` read their job's state.
+   */
+  private readonly checkLongWaits = () => {
+    const before = performance.now() - this.sweepMs;
+    for (const waits of this.waits.values()) for (const wait of waits) if (wait.since < before) void this.check(wait).catch(() => undefined);
+  };
+
+  private readonly onOutcome = (message: string) => {
+    const waits = this.waits.get(outcomeDecisionId(message));
+    if (!waits) return;
+    const outcome = decodeOutcome(message);
+    if (outcome) for (const wait of [...waits]) wait.settle(outcome);
   };
 
   async ready(): Promise<void> {
-    await this.events.waitUntilReady();
+    await this.subscribed;
   }
 
   /** Enqueues a decision; job ids derive from the decision id, so enqueuing twice adds nothing. */
@@ -146,9 +187,26 @@ export class DecisionFlow {
     return node.job as Job<AggregateJob, DecisionResponse>;
   }
 
-  /** Resolves with the aggregator's result, or rejects after `timeoutMs`. */
+  /** Resolves with the aggregator's result for an enqueued decision, or rejects after `timeoutMs`. */
   waitForResult(job: Job<AggregateJob, DecisionResponse>, timeoutMs: number): Promise<DecisionResponse> {
-    return job.waitUntilFinished(this.events, timeoutMs);
+    return this.waitForDecision(job.id!, timeoutMs);
+  }
+
+  /**
+   * Starts waiting for a decision that is about to be enqueued. Listening first means its outcome
+   * cannot be missed, so nothing needs to be read from the queue: the cheap path of a new decision.
+   * Rejects with the job's failure, a `DecisionTimeoutError` after `timeoutMs`, or a
+   * `DecisionLostError` when its flow is gone after a reconnect.
+   */
+  listen(decisionId: string, timeoutMs: number): PendingDecision {
+    const { wait, result } = this.open(decisionId, timeoutMs);
+    return {
+      result,
+      enqueued: () => {
+        if (wait) wait.enqueued = true;
+      },
+      cancel: () => wait?.cancel(),
+    };
   }
 
   /**
@@ -158,52 +216,72 @@ export class DecisionFlow {
    * A finished job is found while BullMQ keeps it (an hour); older results are read from the store.
    */
   async waitForDecision(decisionId: string, timeoutMs: number): Promise<DecisionResponse> {
-    await this.events.waitUntilReady();
-    if (this.closed) throw new Error(SHUTTING_DOWN);
-    // QueueEvents also emits `completed:<jobId>` and `failed:<jobId>`, which its typings do not list.
-    const events = this.events as unknown as EventEmitter;
-    return new Promise<DecisionResponse>((resolve, reject) => {
-      const completed = `completed:${decisionId}`;
-      const failed = `failed:${decisionId}`;
-      const finish = () => {
+    await this.ready();
+    // Taken as enqueued: after a reconnect, a flow that is not there is a lost one. At first it
+    // may not be enqueued yet (a concurrent request with the same idempotency key is about to).
+    const { wait, result } = this.open(decisionId, timeoutMs, true);
+    // Listen first, then look: an outcome published in between is heard by one or the other.
+    if (wait) this.check(wait, false).catch((error: Error) => wait.abort(error));
+    return result;
+  }
+
+  /** Registers a wait for the decision's outcome (none once the flow is closed: `result` rejects). */
+  private open(decisionId: string, timeoutMs: number, enqueued = false): { wait: Wait | undefined; result: Promise<DecisionResponse> } {
+    let wait: Wait | undefined;
+    const result = new Promise<DecisionResponse>((resolve, reject) => {
+      if (this.closed) return reject(new Error(SHUTTING_DOWN));
+      const finish = (): boolean => {
         clearTimeout(timer);
-        events.off(completed, onCompleted);
-        events.off(failed, onFailed);
-        this.waits.delete(wait);
-        if (this.waits.size === 0) for (const resolveDrain of [...this.drained]) resolveDrain();
+        const waits = this.waits.get(decisionId);
+        if (!waits?.delete(registered)) return false;
+        if (waits.size === 0) this.waits.delete(decisionId);
+        this.waiting -= 1;
+        if (this.waiting === 0) for (const resolveDrain of [...this.drained]) resolveDrain();
+        return true;
       };
-      const onCompleted = ({ returnvalue }: { returnvalue: unknown }) => {
-        finish();
-        resolve(returnvalue as DecisionResponse);
+      const registered: Wait = {
+        decisionId,
+        since: performance.now(),
+        enqueued,
+        settle: (outcome) => {
+          if (!finish()) return;
+          if (outcome.ok) resolve(outcome.response);
+          else reject(new Error(outcome.reason));
+        },
+        abort: (error) => {
+          if (finish()) reject(error);
+        },
+        cancel: () => void finish(),
       };
-      const onFailed = ({ failedReason }: { failedReason: string }) => {
-        finish();
-        reject(new Error(failedReason));
-      };
-      const abort = (error: Error) => {
-        finish();
-        reject(error);
-      };
-      const check = async (missing: "wait" | "lost") => {
-        if (missing === "lost" && !(await Job.fromId(this.aggregate, decisionId))) return abort(new DecisionLostError(decisionId));
-        // The state first, then the job: a job read before it finished would carry no result yet.
-        const state = await this.aggregate.getJobState(decisionId);
-        if (state !== "completed" && state !== "failed") return;
-        const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, decisionId);
-        if (!job) return;
-        if (state === "completed") onCompleted({ returnvalue: job.returnvalue });
-        else onFailed({ failedReason: job.failedReason });
-      };
-      const timer = setTimeout(() => abort(new DecisionTimeoutError(decisionId, timeoutMs)), timeoutMs);
-      // After a reconnect an unknown job is a lost one. At first it may not be enqueued yet (a
-      // concurrent request with the same idempotency key is about to enqueue it).
-      const wait: Wait = { decisionId, abort, check: () => check("lost") };
-      // Listen first, then look: a job that finishes in between is seen by one or the other.
-      events.on(completed, onCompleted);
-      events.on(failed, onFailed);
-      this.waits.add(wait);
-      check("wait").catch(abort);
+      const timer = setTimeout(() => registered.abort(new DecisionTimeoutError(decisionId, timeoutMs)), timeoutMs);
+      let waits = this.waits.get(decisionId);
+      if (!waits) this.waits.set(decisionId, (waits = new Set()));
+      waits.add(registered);
+      this.waiting += 1;
+      wait = registered;
     });
+    return { wait, result };
+  }
+
+  /**
+   * Reads a waited-for decision's state from the queue and settles the wait if it finished. With
+   * `missingIsLost` (after a reconnect, once the decision was enqueued) a flow that is not there
+   * was lost: Redis restarted without persistence.
+   */
+  private async check(wait: Wait, missingIsLost = wait.enqueued): Promise<void> {
+    if (missingIsLost && !(await Job.fromId(this.aggregate, wait.decisionId))) {
+      return wait.abort(new DecisionLostError(wait.decisionId));
+    }
+    // The state first, then the job: a job read before it finished would carry no result yet.
+    const state = await this.aggregate.getJobState(wait.decisionId);
+    if (state !== "completed" && state !== "failed") return;
+    const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, wait.decisionId);
+    if (!job) return;
+    wait.settle(
+      state === "completed"
+        ? { decision_id: wait.decisionId, ok: true, response: job.returnvalue }
+        : { decision_id: wait.decisionId, ok: false, reason: job.failedReason },
+    );
   }
 
   /**
@@ -211,7 +289,7 @@ export class DecisionFlow {
    * answers the requests it accepted before it closes the flow.
    */
   drain(timeoutMs: number): Promise<void> {
-    if (this.waits.size === 0) return Promise.resolve();
+    if (this.waiting === 0) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -221,6 +299,11 @@ export class DecisionFlow {
       const timer = setTimeout(done, timeoutMs);
       this.drained.add(done);
     });
+  }
+
+  /** Decisions this gateway is waiting for (the in-flight limit counts them). */
+  get waitingCount(): number {
+    return this.waiting;
   }
 
   /** The decision's flow if it is still in Redis (BullMQ keeps a finished one for an hour), else null. */
@@ -240,10 +323,11 @@ export class DecisionFlow {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.sweep);
     this.connection.off("ready", this.recheckWaits);
-    for (const wait of [...this.waits]) wait.abort(new Error(SHUTTING_DOWN));
-    await Promise.all([this.producer.close(), this.events.close(), this.aggregate.close()]);
-    this.eventsConnection.disconnect();
+    for (const waits of [...this.waits.values()]) for (const wait of [...waits]) wait.abort(new Error(SHUTTING_DOWN));
+    await Promise.all([this.producer.close(), this.aggregate.close()]);
+    this.subscriber.disconnect();
   }
 
   get keyPrefix(): string {

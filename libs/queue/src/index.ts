@@ -1,6 +1,7 @@
 export * from "./redis";
 export * from "./vote-policy";
 export * from "./decision-flow";
+export * from "./decision-outcomes";
 export * from "./decision-steps";
 export * from "./quorum-board";
 export * from "./image-stash";

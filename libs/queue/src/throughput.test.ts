@@ -1,42 +1,56 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
+import { Queue, Worker } from "bullmq";
+import { AGGREGATE_QUEUE } from "@sd/contracts";
 import { ThroughputReader, ThroughputRecorder, THROUGHPUT_WINDOW_MS } from "./throughput";
 
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
 afterAll(() => redis.disconnect());
 
 /** A recorder and a reader on their own key prefix; `now` is passed explicitly, so no test waits. */
-function figures(horizonMs = 60_000) {
+function figures() {
   const prefix = `sdtest-throughput-${randomUUID().slice(0, 8)}`;
-  const reader = new ThroughputReader(redis, prefix, ["openai", "claude"], horizonMs);
-  return { recorder: new ThroughputRecorder(redis, prefix, horizonMs), reader };
+  const reader = new ThroughputReader(redis, prefix, ["openai", "claude"]);
+  return { prefix, recorder: new ThroughputRecorder(redis, prefix), reader };
 }
 
 describe("live throughput figures", () => {
-  it("counts decisions finished in the last whole second and those still in flight", async () => {
+  it("counts the decisions written in the last whole second", async () => {
     const { recorder, reader } = figures();
     const t = 1_700_000_000_000;
-    for (const id of ["a", "b", "c"]) await recorder.decisionStarted(id, t);
-    await recorder.decisionEnded("a", true, t + 200);
-    await recorder.decisionEnded("b", true, t + 900);
-    // Never enqueued after all: out of flight, not counted as finished.
-    await recorder.decisionEnded("c", false, t + 950);
-    await recorder.decisionStarted("d", t + 1100);
-    const next = await reader.read(t + 1020);
-    expect(next).toMatchObject({ decisions_per_second: 2, decisions_in_flight: 1 });
-    expect((await reader.read(t + 2020)).decisions_per_second).toBe(0);
+    await recorder.decisionWritten(t + 200);
+    await recorder.decisionWritten(t + 900);
+    await recorder.decisionWritten(t + 1100);
+    expect((await reader.read(t + 1020)).decisions_per_second).toBe(2);
+    expect((await reader.read(t + 2020)).decisions_per_second).toBe(1);
+    expect((await reader.read(t + 3020)).decisions_per_second).toBe(0);
     await reader.close();
   });
 
-  it("forgets a decision in flight past the horizon (a crashed gateway or aggregator)", async () => {
-    const { recorder, reader } = figures(5_000);
-    const t = Date.now();
-    await recorder.decisionStarted("lost", t);
-    await recorder.decisionStarted("recent", t + 4_000);
-    expect((await reader.read(t + 4_500)).decisions_in_flight).toBe(2);
-    expect((await reader.read(t + 6_000)).decisions_in_flight).toBe(1);
-    await reader.close();
+  it("counts as in flight every decision whose aggregate job is not finished, and none that is", async () => {
+    const { prefix, reader } = figures();
+    const queue = new Queue(AGGREGATE_QUEUE, { connection: redis, prefix });
+    const workerConnection = redis.duplicate({ maxRetriesPerRequest: null });
+    try {
+      for (const id of ["a", "b", "c"]) await queue.add("aggregate", {}, { jobId: id });
+      expect((await reader.read()).decisions_in_flight).toBe(3);
+      // One decision is written (its job completes); the other two stay queued.
+      const worker = new Worker(AGGREGATE_QUEUE, async () => "written", { connection: workerConnection, prefix, autorun: false });
+      const completed = new Promise((resolve) => worker.once("completed", resolve));
+      await queue.remove("b");
+      await queue.remove("c");
+      void worker.run();
+      await completed;
+      await worker.close();
+      await queue.add("aggregate", {}, { jobId: "d" });
+      expect((await reader.read()).decisions_in_flight).toBe(1);
+    } finally {
+      await queue.obliterate({ force: true });
+      await queue.close();
+      workerConnection.disconnect();
+      await reader.close();
+    }
   });
 
   it("gives each provider's votes, nearest-rank p50/p95 and error rate over the last minute only", async () => {

@@ -5,68 +5,58 @@ import { AGGREGATE_QUEUE, voteQueueName, type ThroughputEvent } from "@sd/contra
 /**
  * Live throughput figures, kept in Redis so every gateway reads the same numbers whichever
  * gateway, worker or aggregator process did the work (one process's memory would show only its
- * own share). Writers pipeline their commands: one round trip each.
+ * own share).
  *
  * Keys (all under QUEUE_PREFIX):
- * - `<prefix>:throughput:finished:<unix second>`: a counter of decisions finished in that second
+ * - `<prefix>:throughput:finished:<unix second>`: a counter of decisions written in that second
  *   (INCR + EXPIRE, 120 s: long enough to be read the second after, short enough to stay small).
- * - `<prefix>:throughput:in-flight`: a sorted set of decision ids scored by their start time (ms).
- *   The gateway adds a decision when it enqueues it, the aggregator removes it when it is written.
- *   Entries older than the in-flight horizon (a gateway or aggregator that crashed in between, a
- *   decision whose aggregation finally failed) are dropped on read, and the whole key expires
- *   after the horizon without new decisions, so no crash leaves a decision "in flight" for good.
  * - `<prefix>:throughput:votes:<provider>`: a sorted set of the provider's finished votes scored
- *   by their end time (ms), member `<latency ms>:<ok|error>:<vote id>`; trimmed to the last minute
- *   on every write and expiring a minute after the last vote.
+ *   by their end time (ms), member `<latency ms>:<ok|error>:<vote id>`; expiring a minute after
+ *   the last vote, and trimmed to the last minute at most once a second per process (readers
+ *   only look at the last minute, so older entries cost memory, never a wrong figure).
+ * Decisions in flight are not recorded at all: they are the aggregate queue's unfinished jobs,
+ * from enqueue until the decision is written, which BullMQ counts already.
  *
- * Commands per decision with P providers: gateway 2 (ZADD, PEXPIRE), aggregator 3 (ZREM, INCR,
- * EXPIRE), workers 3 per vote (ZADD, ZREMRANGEBYSCORE, PEXPIRE): 5 + 3P in 2 + P round trips.
+ * Commands per decision with P providers: aggregator 2 (INCR, EXPIRE), workers 2 per vote (ZADD,
+ * PEXPIRE, and a ZREMRANGEBYSCORE once a second): 2 + 2P in 1 + P round trips.
  * Scores come from each process's clock: the figures assume clocks within a second of each other.
  */
 export const THROUGHPUT_WINDOW_MS = 60_000;
 const FINISHED_TTL_SECONDS = 120;
+const TRIM_EVERY_MS = 1000;
+/** The aggregate job's states from enqueue until the decision is written (retries of the write included). */
+const IN_FLIGHT_STATES = ["waiting-children", "waiting", "active", "delayed", "prioritized"] as const;
 
 const finishedKey = (prefix: string, second: number) => `${prefix}:throughput:finished:${second}`;
-const inFlightKey = (prefix: string) => `${prefix}:throughput:in-flight`;
 const votesKey = (prefix: string, provider: string) => `${prefix}:throughput:votes:${provider}`;
 
 /** Records the throughput facts; a failure to record never fails a decision or a vote (it is reported to `onError`). */
 export class ThroughputRecorder {
+  /** When each provider's votes were last trimmed by this process. */
+  private readonly trimmedAt = new Map<string, number>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    /** How long a decision may stay in flight before it is taken for lost (see the key comment above). */
-    private readonly inFlightHorizonMs: number = 10 * 60_000,
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
-  /** The gateway enqueues a decision. */
-  async decisionStarted(decisionId: string, now = Date.now()): Promise<void> {
-    const key = inFlightKey(this.prefix);
-    await this.run(this.redis.pipeline().zadd(key, now, decisionId).pexpire(key, this.inFlightHorizonMs));
-  }
-
-  /** The decision left the pipeline: written (`finished`), or never enqueued after all. */
-  async decisionEnded(decisionId: string, finished: boolean, now = Date.now()): Promise<void> {
-    const pipeline = this.redis.pipeline().zrem(inFlightKey(this.prefix), decisionId);
-    if (finished) {
-      const key = finishedKey(this.prefix, Math.floor(now / 1000));
-      pipeline.incr(key).expire(key, FINISHED_TTL_SECONDS);
-    }
-    await this.run(pipeline);
+  /** The aggregator wrote a decision (counted once: a rerun of a written decision is not). */
+  async decisionWritten(now = Date.now()): Promise<void> {
+    const key = finishedKey(this.prefix, Math.floor(now / 1000));
+    await this.run(this.redis.pipeline().incr(key).expire(key, FINISHED_TTL_SECONDS));
   }
 
   /** A provider's vote is final (success or error vote); `voteId` makes the entry unique (job id and attempt). */
   async voteFinished(provider: string, voteId: string, latencyMs: number, ok: boolean, now = Date.now()): Promise<void> {
     const key = votesKey(this.prefix, provider);
     const member = `${Math.max(0, Math.round(latencyMs))}:${ok ? "ok" : "error"}:${voteId}`;
-    await this.run(
-      this.redis
-        .pipeline()
-        .zadd(key, now, member)
-        .zremrangebyscore(key, "-inf", `(${now - THROUGHPUT_WINDOW_MS}`)
-        .pexpire(key, THROUGHPUT_WINDOW_MS),
-    );
+    const pipeline = this.redis.pipeline().zadd(key, now, member).pexpire(key, THROUGHPUT_WINDOW_MS);
+    if (now - (this.trimmedAt.get(provider) ?? -Infinity) >= TRIM_EVERY_MS) {
+      this.trimmedAt.set(provider, now);
+      pipeline.zremrangebyscore(key, "-inf", `(${now - THROUGHPUT_WINDOW_MS}`);
+    }
+    await this.run(pipeline);
   }
 
   private async run(pipeline: ReturnType<Redis["pipeline"]>): Promise<void> {
@@ -89,14 +79,16 @@ function percentile(sorted: readonly number[], q: number): number | null {
 /** Reads the figures of the admin room's throughput event. */
 export class ThroughputReader {
   private readonly queues: Queue[];
+  /** Its unfinished jobs are the decisions in flight: enqueued, not yet written. */
+  private readonly aggregate: Queue;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly providers: readonly string[],
-    private readonly inFlightHorizonMs: number = 10 * 60_000,
   ) {
     this.queues = [AGGREGATE_QUEUE, ...providers.map(voteQueueName)].map((name) => new Queue(name, { connection: redis, prefix }));
+    this.aggregate = this.queues[0]!;
   }
 
   /**
@@ -105,16 +97,12 @@ export class ThroughputReader {
    * included: a provider that times out is slow) and error rate over the last minute.
    */
   async read(now = Date.now()): Promise<ThroughputEvent> {
-    const inFlight = inFlightKey(this.prefix);
-    const pipeline = this.redis
-      .pipeline()
-      .get(finishedKey(this.prefix, Math.floor(now / 1000) - 1))
-      .zremrangebyscore(inFlight, "-inf", `(${now - this.inFlightHorizonMs}`)
-      .zcard(inFlight);
+    const pipeline = this.redis.pipeline().get(finishedKey(this.prefix, Math.floor(now / 1000) - 1));
     for (const provider of this.providers) pipeline.zrangebyscore(votesKey(this.prefix, provider), now - THROUGHPUT_WINDOW_MS, "+inf");
-    const [results, waiting] = await Promise.all([
+    const [results, waiting, unfinished] = await Promise.all([
       pipeline.exec(),
       Promise.all(this.queues.map(async (queue) => [queue.name, await queue.getWaitingCount()] as const)),
+      this.aggregate.getJobCounts(...IN_FLIGHT_STATES),
     ]);
     const values = (results ?? []).map(([error, value]) => {
       if (error) throw error;
@@ -122,7 +110,7 @@ export class ThroughputReader {
     });
     const providers: ThroughputEvent["providers"] = {};
     this.providers.forEach((provider, i) => {
-      const members = values[3 + i] as string[];
+      const members = values[1 + i] as string[];
       const latencies: number[] = [];
       let errors = 0;
       for (const member of members) {
@@ -141,7 +129,7 @@ export class ThroughputReader {
     return {
       at: new Date(now).toISOString(),
       decisions_per_second: Number(values[0] ?? 0),
-      decisions_in_flight: values[2] as number,
+      decisions_in_flight: Object.values(unfinished).reduce((sum, count) => sum + count, 0),
       queue_waiting: Object.fromEntries(waiting),
       providers,
     };

@@ -12,7 +12,7 @@ export interface AggregateDeps {
   store: Store;
   images: ImageStash;
   live: LiveEvents;
-  /** The live throughput figures: a written decision is finished and no longer in flight. */
+  /** The live throughput figures: decisions written per second. */
   throughput: ThroughputRecorder;
   names: ProviderNames;
   /** Adds a decision's later calls (gossip rounds, the judge) to its flow. */
@@ -63,8 +63,8 @@ export function createAggregateProcessor({ store, images, live, throughput, name
     await images.delete(data.images);
     const response = toDecisionResponse(stored);
     if (inserted) decisionsTotal.inc({ outcome: stored.final_decision === null ? "no_decision" : "decided" });
-    // Counted once: a rerun of an already written decision only clears it from the in-flight set.
-    await throughput.decisionEnded(stored.id, inserted);
+    // Counted once: a rerun of an already written decision is not counted again.
+    if (inserted) await throughput.decisionWritten();
     if (data.request_id) live.final(finalEvent(data.request_id, response));
     if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
     logger.info(

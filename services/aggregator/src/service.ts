@@ -1,7 +1,7 @@
-import { AGGREGATE_QUEUE, type AggregateJob, type DecisionResponse, type ProviderConfig } from "@sd/contracts";
+import type { ProviderConfig } from "@sd/contracts";
 import type { AggregatorEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
-import { DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createRedis, createWorker } from "@sd/queue";
+import { DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createAggregateWorker, createRedis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
@@ -25,12 +25,12 @@ export async function startAggregator(
     label: (p) => known.get(p)?.label ?? p,
     model: (p) => known.get(p)?.model ?? p,
   };
-  const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, undefined, (error) =>
+  const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, (error) =>
     logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
   );
   const steps = new DecisionSteps(connection, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
-  const worker = createWorker<AggregateJob, DecisionResponse>(
-    AGGREGATE_QUEUE,
+  // Each finished decision is also published to the gateways waiting for it (see createAggregateWorker).
+  const worker = createAggregateWorker(
     createAggregateProcessor({
       store,
       images: new ImageStash(connection, env.QUEUE_PREFIX),

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { DecisionLostError, DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis, type ThroughputRecorder } from "@sd/queue";
+import { DecisionLostError, DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
 import { HttpError } from "./http/errors";
 
@@ -31,12 +31,16 @@ export interface Requester {
   apiKeyId: string | null;
 }
 
+export interface SubmitOptions {
+  /** Early quorum when the request does not say (on for /v1, off for the web endpoints). */
+  earlyQuorumByDefault: boolean;
+  decisionId?: string;
+}
+
 export interface DecisionServiceDeps {
   flow: DecisionFlow;
   images: ImageStash;
   live: LiveEvents;
-  /** The live throughput figures: decisions in flight from enqueue until the aggregator writes them. */
-  throughput: ThroughputRecorder;
   redis: Redis;
   /** A decision the aggregator already wrote, as the decision endpoints answer it (null when it is not stored). */
   findStored(decisionId: string): Promise<DecisionResponse | null>;
@@ -48,6 +52,16 @@ export interface DecisionServiceDeps {
   voteDeadlineMs: number;
   /** How long a decision's images stay readable in Redis (IMAGE_TTL_SECONDS). */
   imageTtlSeconds: number;
+  /** Decisions this gateway may have in flight before it refuses new ones (MAX_IN_FLIGHT_DECISIONS). */
+  maxInFlight: number;
+  /** The `Retry-After` of that refusal (OVERLOAD_RETRY_AFTER_SECONDS). */
+  overloadRetryAfterSeconds: number;
+}
+
+/** A submitted decision and its result to come. */
+export interface StartedDecision {
+  decisionId: string;
+  result: Promise<DecisionResponse>;
 }
 
 /**
@@ -58,6 +72,9 @@ export interface DecisionServiceDeps {
  * The images are stored once, by reference: the jobs carry only their keys.
  */
 export class DecisionService {
+  /** Decisions being queued without a wait (`submit`): in flight too, until they are queued. */
+  private submitting = 0;
+
   constructor(private readonly deps: DecisionServiceDeps) {}
 
   get ensembleDefaults(): EnsembleDefaults {
@@ -66,17 +83,84 @@ export class DecisionService {
 
   /** The web endpoints: submit, then wait for the result (never through an API key; early quorum only when asked for). */
   async decide(request: DecisionRequest, requester: Omit<Requester, "apiKeyId">): Promise<DecisionResponse> {
-    return this.wait(await this.submit(request, { ...requester, apiKeyId: null }, { earlyQuorumByDefault: false }));
+    const { result } = await this.start(request, { ...requester, apiKeyId: null }, { earlyQuorumByDefault: false });
+    return result;
+  }
+
+  /**
+   * Submits a decision and hands back its result to come. The wait begins before the enqueue, so
+   * the aggregator's outcome cannot be missed and nothing has to be read back from the queue.
+   */
+  async start(request: DecisionRequest, requester: Requester, options: SubmitOptions): Promise<StartedDecision> {
+    this.admit();
+    const decisionId = options.decisionId ?? randomUUID();
+    const pending = this.deps.flow.listen(decisionId, this.deps.timeoutMs);
+    try {
+      await this.enqueueDecision(request, requester, { ...options, decisionId });
+    } catch (error) {
+      pending.cancel();
+      throw error;
+    }
+    pending.enqueued();
+    return { decisionId, result: this.answer(decisionId, pending.result) };
   }
 
   /**
    * Enqueues the decision and resolves with its id once it is queued. `decisionId` lets a caller
    * fix the id beforehand (an idempotency record names it before the decision exists).
    */
-  async submit(
+  async submit(request: DecisionRequest, requester: Requester, options: SubmitOptions): Promise<string> {
+    this.admit();
+    // No wait counts this one: count it while it is being queued.
+    this.submitting += 1;
+    try {
+      return await this.enqueueDecision(request, requester, options);
+    } finally {
+      this.submitting -= 1;
+    }
+  }
+
+  /**
+   * The aggregator's result for a submitted decision, whichever request submitted it; a 504 after
+   * DECISION_TIMEOUT_MS (the decision still completes and is stored); a 503 as soon as its flow is
+   * found gone after a Redis restart without persistence (it would never complete).
+   */
+  wait(decisionId: string): Promise<DecisionResponse> {
+    return this.answer(decisionId, this.deps.flow.waitForDecision(decisionId, this.deps.timeoutMs));
+  }
+
+  /**
+   * Refuses a new decision at once while this gateway already has MAX_IN_FLIGHT_DECISIONS in
+   * flight: under overload the decisions already accepted keep their pace (first come, first
+   * served) and a client is told when to come back, instead of waiting in an ever longer queue.
+   */
+  private admit(): void {
+    if (this.deps.flow.waitingCount + this.submitting < this.deps.maxInFlight) return;
+    throw new HttpError(503, MESSAGES.overloaded, undefined, { "Retry-After": String(this.deps.overloadRetryAfterSeconds) });
+  }
+
+  private async answer(decisionId: string, result: Promise<DecisionResponse>): Promise<DecisionResponse> {
+    try {
+      return await result;
+    } catch (error) {
+      if (error instanceof DecisionTimeoutError) {
+        throw new HttpError(504, "The models are taking too long to answer. Please try again in a moment.");
+      }
+      if (error instanceof DecisionLostError) {
+        // Redis may have restarted right after the aggregator wrote the decision, before the news reached us.
+        const stored = await this.deps.findStored(decisionId);
+        if (stored) return stored;
+        throw new HttpError(503, MESSAGES.decisionLost);
+      }
+      throw error;
+    }
+  }
+
+  /** Claims the request id, stores the images and enqueues the flow. */
+  private async enqueueDecision(
     request: DecisionRequest,
     requester: Requester,
-    { earlyQuorumByDefault, decisionId = randomUUID() }: { earlyQuorumByDefault: boolean; decisionId?: string },
+    { earlyQuorumByDefault, decisionId = randomUUID() }: SubmitOptions,
   ): Promise<string> {
     // Before anything is stored: an unknown model is the client's mistake (400).
     const ensemble = this.deps.ensemble.resolve(request, earlyQuorumByDefault);
@@ -94,42 +178,18 @@ export class DecisionService {
     return decision_id;
   }
 
-  /**
-   * The aggregator's result for a submitted decision, whichever request submitted it; a 504 after
-   * DECISION_TIMEOUT_MS (the decision still completes and is stored); a 503 as soon as its flow is
-   * found gone after a Redis restart without persistence (it would never complete).
-   */
-  async wait(decisionId: string): Promise<DecisionResponse> {
-    try {
-      return await this.deps.flow.waitForDecision(decisionId, this.deps.timeoutMs);
-    } catch (error) {
-      if (error instanceof DecisionTimeoutError) {
-        throw new HttpError(504, "The models are taking too long to answer. Please try again in a moment.");
-      }
-      if (error instanceof DecisionLostError) {
-        // Redis may have restarted right after the aggregator wrote the decision, before the news reached us.
-        const stored = await this.deps.findStored(decisionId);
-        if (stored) return stored;
-        throw new HttpError(503, MESSAGES.decisionLost);
-      }
-      throw error;
-    }
-  }
-
   /** The decision's flow while Redis keeps it (in flight, or finished within the hour), else null. */
   inFlight(decisionId: string): Promise<DecisionInFlight | null> {
     return this.deps.flow.lookup(decisionId);
   }
 
-  /** Stores the images, counts the decision in flight and enqueues its flow; undoes what it did if a step fails. */
+  /** Stores the images and enqueues the decision's flow; deletes the images if that fails. */
   private async enqueue(request: DecisionRequest, ensemble: ResolvedEnsemble, requester: Requester, decision_id: string, received_at: number): Promise<void> {
-    const { flow, images, live, throughput } = this.deps;
+    const { flow, images, live } = this.deps;
     const request_id = request.request_id ?? null;
     const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
     try {
       if (request_id !== null) for (const provider of ensemble.panel) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
-      // Before the enqueue, so the aggregator's removal can never come first.
-      await throughput.decisionStarted(decision_id);
       await flow.enqueue({
         decision_id,
         request_id,
@@ -154,7 +214,6 @@ export class DecisionService {
     } catch (error) {
       // Nothing will read them: do not leave up to 30 MB in Redis until they expire.
       await images.delete(imageRefs).catch(() => undefined);
-      await throughput.decisionEnded(decision_id, false).catch(() => undefined);
       throw error;
     }
   }

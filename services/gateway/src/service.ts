@@ -10,7 +10,6 @@ import {
   ImageStash,
   QueueInspector,
   ThroughputReader,
-  ThroughputRecorder,
   createRedis,
   createRequestRedis,
   whenReady,
@@ -91,15 +90,11 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
   // A decision still in flight after this long was lost (a crash between enqueue and write): past
   // the HTTP wait and the aggregator's retries, with room for votes retried after the wait ended.
-  const inFlightHorizonMs = Math.max(10 * 60_000, 2 * (env.DECISION_TIMEOUT_MS + AGGREGATE_RETRY_WINDOW_MS));
-  const throughputReader = new ThroughputReader(redis, env.QUEUE_PREFIX, env.PROVIDERS, inFlightHorizonMs);
+  const throughputReader = new ThroughputReader(redis, env.QUEUE_PREFIX, env.PROVIDERS);
   const decisions = new DecisionService({
     flow,
     images: new ImageStash(imageRedis, env.QUEUE_PREFIX),
     live: new LiveEvents(liveRedis, env.QUEUE_PREFIX),
-    throughput: new ThroughputRecorder(redis, env.QUEUE_PREFIX, inFlightHorizonMs, (error) =>
-      logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
-    ),
     redis,
     findStored: async (decisionId) => {
       const stored = await store.decisions.findById(decisionId);
@@ -109,6 +104,8 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     timeoutMs: env.DECISION_TIMEOUT_MS,
     voteDeadlineMs: voteDeadline,
     imageTtlSeconds: env.IMAGE_TTL_SECONDS,
+    maxInFlight: env.MAX_IN_FLIGHT_DECISIONS,
+    overloadRetryAfterSeconds: env.OVERLOAD_RETRY_AFTER_SECONDS,
   });
   const mailer = createMailer(env, logger);
   const auth = createAuth({ env, store, redis, mailer, logger, jwtSecret });

@@ -18,7 +18,7 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   const connection = createRedis(env.REDIS_URL, "provider-worker");
   const live = new LiveEvents(connection, env.QUEUE_PREFIX);
   const images = new ImageStash(connection, env.QUEUE_PREFIX);
-  const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, undefined, (error) =>
+  const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, (error) =>
     logger.warn({ err: error }, "could not record a vote in the live throughput figures"),
   );
   for (const config of providers) {

@@ -81,12 +81,15 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, 
   // Only the list: the history router also serves /decision-history/{id}, which is not part of this API.
   router.get("/decision-history", history);
 
-  /** The decision's result once it is stored, waiting for it while it runs (whichever request started it). */
-  async function result(decisionId: string, ownerId: string): Promise<V1EnsembleResponse> {
-    let stored = await store.decisions.findOwned(decisionId, ownerId);
+  /**
+   * The decision's result once it is stored, waiting for it while it runs: through `pending` when
+   * this request started it, else whichever request did.
+   */
+  async function result(decisionId: string, ownerId: string, pending: Promise<unknown> | null): Promise<V1EnsembleResponse> {
+    let stored = pending ? null : await store.decisions.findOwned(decisionId, ownerId);
     if (!stored) {
-      // The aggregator stores the decision before its job completes, so it can be read right after.
-      await decisions.wait(decisionId);
+      // The aggregator stores the decision before it publishes the outcome, so it can be read right after.
+      await (pending ?? decisions.wait(decisionId));
       stored = await store.decisions.findOwned(decisionId, ownerId);
     }
     if (!stored) throw new Error(`decision ${decisionId} finished but is not in the store`);
@@ -101,9 +104,16 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, 
     const request: DecisionRequest = { ...options, question: prompt, categories: valid_responses };
     const requester: Requester = { ip: req.ip ?? null, user: { id: key.user_id, email: key.created_by }, apiKeyId: key.id };
 
-    let decisionId: string;
+    const async = prefersAsync(req);
+    /** A new decision: with a wait begun before it is enqueued, unless the client will poll for it. */
+    const begin = async (decisionId?: string): Promise<{ decisionId: string; result: Promise<unknown> | null }> => {
+      const options = { earlyQuorumByDefault: true, decisionId };
+      if (async) return { decisionId: await decisions.submit(request, requester, options), result: null };
+      return decisions.start(request, requester, options);
+    };
+    let started: { decisionId: string; result: Promise<unknown> | null };
     if (idempotencyKey === undefined) {
-      decisionId = await decisions.submit(request, requester, { earlyQuorumByDefault: true });
+      started = await begin();
     } else {
       const bodyHash = bodyFingerprint(request);
       const claim = await idempotency.claim(key.id, idempotencyKey, bodyHash, randomUUID());
@@ -113,26 +123,27 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, 
           `This ${V1_HEADERS.idempotencyKey} was already used with a different request body. Send a new ${V1_HEADERS.idempotencyKey} for a new request.`,
         );
       }
-      decisionId = claim.decisionId;
       if (claim.kind === "new") {
         try {
-          await decisions.submit(request, requester, { earlyQuorumByDefault: true, decisionId });
+          started = await begin(claim.decisionId);
         } catch (error) {
-          await idempotency.release(key.id, idempotencyKey, bodyHash, decisionId).catch(() => undefined);
+          await idempotency.release(key.id, idempotencyKey, bodyHash, claim.decisionId).catch(() => undefined);
           throw error;
         }
       } else {
         res.setHeader("Idempotent-Replayed", "true");
+        started = { decisionId: claim.decisionId, result: null };
       }
     }
+    const { decisionId } = started;
 
-    if (prefersAsync(req)) {
+    if (async) {
       const status_url = statusPath(decisionId);
       res.setHeader("Preference-Applied", V1_HEADERS.respondAsync);
       res.status(202).location(status_url).json({ decision_id: decisionId, status: "pending", status_url } satisfies V1Accepted);
       return;
     }
-    res.json(await result(decisionId, key.user_id));
+    res.json(await result(decisionId, key.user_id, started.result));
   });
 
   router.get("/decisions/:id", keyAccess, async (req, res) => {
