@@ -102,6 +102,15 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   /** How long an HTTP decision request waits for its final result. */
   DECISION_TIMEOUT_MS: intFromEnv(90_000, 1000),
   /**
+   * Decisions one gateway process may have in flight (waiting for their result, or being queued).
+   * Past it a new decision request is answered at once with 503 and `Retry-After`, instead of
+   * joining a queue whose wait would only grow: under overload, the accepted decisions keep their
+   * normal latency and the rest are told to come back.
+   */
+  MAX_IN_FLIGHT_DECISIONS: intFromEnv(500, 1),
+  /** The `Retry-After` (seconds) of that 503. */
+  OVERLOAD_RETRY_AFTER_SECONDS: intFromEnv(2, 1),
+  /**
    * Total time a decision's votes may take, retries and vendors' Retry-After included: a model
    * still failing then is recorded as an error and the decision is made from the others. Unset
    * means half of DECISION_TIMEOUT_MS, at most 30 s (see `voteDeadlineMs`); must be below

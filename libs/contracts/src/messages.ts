@@ -14,4 +14,6 @@ export const MESSAGES = {
   serviceUnavailable: "Smart Decision is temporarily unavailable. Please try again in a moment.",
   /** 503 when the queue restarted without persistence while the decision was in flight: its state is gone, so it never finishes. */
   decisionLost: "Your decision was lost because the decision queue restarted. Please submit it again.",
+  /** 503 with Retry-After when a gateway already waits for MAX_IN_FLIGHT_DECISIONS decisions: a fast refusal instead of a long wait. */
+  overloaded: "Smart Decision is busy right now. Please try again in a few seconds.",
 } as const;

@@ -10,6 +10,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly title?: string,
+    /** Headers the answer carries, e.g. `Retry-After` on a 503 for overload. */
+    readonly headers?: Readonly<Record<string, string>>,
   ) {
     super(detail);
   }
@@ -49,6 +51,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const http = toHttpError(error, logger);
     if (res.headersSent) return;
+    if (http.headers) res.set(http.headers);
     res.status(http.status).json(http.title ? { detail: http.detail, title: http.title } : { detail: http.detail });
   };
 }
