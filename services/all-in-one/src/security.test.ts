@@ -173,16 +173,21 @@ describe("single use under 20 parallel tries", () => {
   const adminCheck = async (token: string) => answerOf(await callApi(main.url, "/api/auth/admin-check", token));
   const refresh = (token: string) => postJson(`${main.url}/api/auth/refresh`, { refresh_token: token });
 
-  it("a refresh token is honoured once, and the replays end the session, the winner's new tokens included", async () => {
+  it("a refresh token is honoured at most once, and the replays end the session, any winner's new tokens included", async () => {
     const session = await main.signIn();
     const answers = await Promise.all(Array.from({ length: 20 }, () => refresh(session.tokens.refresh_token)));
     const winners = answers.filter((answer) => answer.status === 200);
-    expect(winners, `statuses: ${answers.map((answer) => answer.status).join(" ")}`).toHaveLength(1);
-    expect(answers.filter((answer) => answer.status !== 200)).toEqual(Array(19).fill({ status: 401, body: { detail: AUTH_MESSAGES.invalidRefreshToken } }));
-    const won = AuthTokensSchema.parse(winners[0]!.body);
-    expect(await adminCheck(won.access_token)).toEqual(BAD_TOKEN);
+    // The first rotation wins; whether its answer still goes out depends on whether a replay had
+    // already ended the session by then (then its new tokens are revoked before it answers, and it
+    // is refused too). Either way no second rotation is honoured and the session is over.
+    expect(winners.length, `statuses: ${answers.map((answer) => answer.status).join(" ")}`).toBeLessThanOrEqual(1);
+    expect(answers.filter((answer) => answer.status !== 200)).toEqual(Array(20 - winners.length).fill({ status: 401, body: { detail: AUTH_MESSAGES.invalidRefreshToken } }));
     expect(await adminCheck(session.tokens.access_token)).toEqual(BAD_TOKEN);
-    expect(await refresh(won.refresh_token)).toEqual({ status: 401, body: { detail: AUTH_MESSAGES.invalidRefreshToken } });
+    for (const winner of winners) {
+      const won = AuthTokensSchema.parse(winner.body);
+      expect(await adminCheck(won.access_token)).toEqual(BAD_TOKEN);
+      expect(await refresh(won.refresh_token)).toEqual({ status: 401, body: { detail: AUTH_MESSAGES.invalidRefreshToken } });
+    }
   });
 
   it("a magic-link token signs in once", async () => {
