@@ -3,6 +3,7 @@ import type { ProviderConfig } from "@sd/contracts";
 import { StructuredOutputProvider, type StructuredReply } from "./base";
 import { ProviderError, errorFromStatus, retryAfterMsFromHeaders, timeoutError } from "./errors";
 import type { ImagePart, StructuredRequest } from "./prompt";
+import { keepAliveFetch } from "./transport";
 import { tokenUsage } from "./usage";
 
 /** Image types the messages API accepts. */
@@ -16,8 +17,8 @@ export class AnthropicProvider extends StructuredOutputProvider {
 
   constructor(config: ProviderConfig) {
     super(config);
-    // maxRetries 0: the queue owns retries, so one call is one HTTP attempt.
-    this.#client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseUrl ?? undefined, maxRetries: 0, timeout: config.timeoutMs });
+    // maxRetries 0: the queue owns retries, so one call is one HTTP attempt. The shared keep-alive pool carries it.
+    this.#client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseUrl ?? undefined, maxRetries: 0, timeout: config.timeoutMs, fetch: keepAliveFetch });
   }
 
   protected async complete(request: StructuredRequest, signal: AbortSignal | undefined): Promise<StructuredReply> {

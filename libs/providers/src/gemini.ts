@@ -15,6 +15,7 @@ import type { ProviderConfig, TokenUsage } from "@sd/contracts";
 import { StructuredOutputProvider, type StructuredReply } from "./base";
 import { ProviderError, errorFromStatus, timeoutError } from "./errors";
 import type { JsonSchema, StructuredRequest } from "./prompt";
+import { routeGlobalFetchThroughSharedPool } from "./transport";
 import { tokenUsage } from "./usage";
 
 /** Gemini generateContent with responseMimeType application/json and a responseSchema carrying the enum. */
@@ -23,6 +24,8 @@ export class GeminiProvider extends StructuredOutputProvider {
 
   constructor(config: ProviderConfig) {
     super(config);
+    // The SDK calls the global fetch and takes no other: point that at the shared keep-alive pool.
+    routeGlobalFetchThroughSharedPool();
     this.#client = new GoogleGenerativeAI(config.apiKey);
   }
 

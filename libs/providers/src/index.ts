@@ -10,6 +10,8 @@ export { ProviderError, asProviderError, retryAfterMsFromHeaders, type ProviderE
 export { configuredModelVersion } from "./base";
 export { parseSuggestions, parseVote } from "./answer";
 export { AnthropicProvider, GeminiProvider, OpenAIProvider };
+/** The adapters' HTTP client, for code that calls a vendor SDK itself (the SDK transport bench). */
+export { keepAliveFetch, routeGlobalFetchThroughSharedPool } from "./transport";
 
 /** The adapter for the vendor's wire API; "openai-compatible" endpoints use the OpenAI one. */
 export function createProvider(config: ProviderConfig): ModelProvider {
