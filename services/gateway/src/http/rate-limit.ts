@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
-import { rateLimit } from "express-rate-limit";
+import { rateLimit, type ClientRateLimitInfo, type IncrementResponse, type Options, type Store } from "express-rate-limit";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import type { Redis } from "@sd/queue";
@@ -49,6 +49,85 @@ export function perIpByteLimit(redis: Redis, prefix: string, megabytesPerMinute:
   };
 }
 
+/** Keys remembered as past their limit at most; past that, new ones are counted in Redis only. */
+const MAX_REMEMBERED_REFUSALS = 10_000;
+
+/**
+ * The limits' counters in Redis (shared by every gateway replica), and in this process the keys
+ * already past their limit, until their window ends: a client that keeps sending after its 429
+ * is refused without a Redis round trip each time. That answer is the one Redis would give: the
+ * windows are fixed, so a key past its limit stays past it until the reset time Redis reported,
+ * and a refused request cannot bring it back under. Only the count the headers do not show (hits
+ * past the limit) is kept here instead of in Redis.
+ */
+class RedisStoreRememberingRefusals implements Store {
+  readonly localKeys = false;
+  readonly #redis: RedisStore;
+  readonly #refused = new Map<string, { totalHits: number; resetTime: Date }>();
+  #limit = Number.POSITIVE_INFINITY;
+
+  constructor(redis: RedisStore) {
+    this.#redis = redis;
+  }
+
+  /** express-rate-limit's check that a request is counted once per store reads the key prefix. */
+  get prefix(): string {
+    return this.#redis.prefix;
+  }
+
+  init(options: Options): Promise<void> {
+    // A limit computed per request is not known here: then nothing is remembered.
+    if (typeof options.limit === "number") this.#limit = options.limit;
+    return this.#redis.init(options);
+  }
+
+  get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    return this.#redis.get(key);
+  }
+
+  async increment(key: string): Promise<IncrementResponse> {
+    const refused = this.#refused.get(key);
+    if (refused !== undefined) {
+      if (refused.resetTime.getTime() > Date.now()) {
+        refused.totalHits++;
+        return { totalHits: refused.totalHits, resetTime: refused.resetTime };
+      }
+      this.#refused.delete(key);
+    }
+    const counted = await this.#redis.increment(key);
+    if (counted.totalHits > this.#limit && counted.resetTime !== undefined) this.#remember(key, counted.totalHits, counted.resetTime);
+    return counted;
+  }
+
+  decrement(key: string): Promise<void> {
+    return this.#redis.decrement(key);
+  }
+
+  resetKey(key: string): Promise<void> {
+    this.#refused.delete(key);
+    return this.#redis.resetKey(key);
+  }
+
+  #remember(key: string, totalHits: number, resetTime: Date): void {
+    if (this.#refused.size >= MAX_REMEMBERED_REFUSALS) {
+      const now = Date.now();
+      for (const [known, entry] of this.#refused) if (entry.resetTime.getTime() <= now) this.#refused.delete(known);
+      // Still full of live entries (many clients past their limits at once): count this one in Redis.
+      if (this.#refused.size >= MAX_REMEMBERED_REFUSALS) return;
+    }
+    this.#refused.set(key, { totalHits, resetTime });
+  }
+}
+
+function redisStore(redis: Redis, prefix: string, name: string): Store {
+  return new RedisStoreRememberingRefusals(
+    new RedisStore({
+      prefix: `${prefix}:rate:${name}:`,
+      sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
+    }),
+  );
+}
+
 /** Per-IP limit shared by every gateway replica (counters live in Redis). */
 export function perIpRateLimit(redis: Redis, prefix: string, name: string, limit: number, windowMs = MINUTE) {
   const wait = windowMs >= 60 * MINUTE ? "an hour" : "a minute";
@@ -57,10 +136,7 @@ export function perIpRateLimit(redis: Redis, prefix: string, name: string, limit
     limit,
     standardHeaders: "draft-8",
     legacyHeaders: false,
-    store: new RedisStore({
-      prefix: `${prefix}:rate:${name}:`,
-      sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
-    }),
+    store: redisStore(redis, prefix, name),
     handler: (_req, res, _next, options) => {
       res.status(options.statusCode).json({ detail: `Too many requests. Please wait ${wait} and try again.` });
     },
@@ -87,10 +163,7 @@ export function perKeyRateLimit(
     standardHeaders: "draft-8",
     legacyHeaders: false,
     keyGenerator: key,
-    store: new RedisStore({
-      prefix: `${prefix}:rate:${name}:`,
-      sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
-    }),
+    store: redisStore(redis, prefix, name),
     handler: (_req, res, _next, options) => {
       res.status(options.statusCode).json({ detail });
     },

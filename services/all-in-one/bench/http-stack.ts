@@ -1,0 +1,176 @@
+/**
+ * What the gateway's HTTP stack costs before a request reaches any model: CPU per request of the
+ * all-in-one process for requests that end in the middleware or the route's validation.
+ *
+ *   GET /api/providers                                   the cheapest real route (200)
+ *   POST a decision that fails validation                rate limits, body parsing, then a 400
+ *   POST the waitlist form past its per-IP limit         refused by the rate limit (429)
+ *
+ * The stack runs as its own process (as deployed, logging at info), against a Redis of its own,
+ * so its CPU (utime + stime from /proc, less its idle rate) and the Redis commands it sends are
+ * its alone; this process only generates the load. SD_HTTP_BENCH_PROFILE=1 also writes a CPU
+ * profile of the stack (node --cpu-prof) to the directory printed at the end.
+ *
+ *   npx tsx services/all-in-one/bench/http-stack.ts
+ *   HTTP_BENCH_N=5000 HTTP_BENCH_C=10 HTTP_BENCH_ROUNDS=3 npx tsx services/all-in-one/bench/http-stack.ts
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { Pool } from "undici";
+import { startEmulator } from "@sd/provider-emulator";
+import { testEnv } from "../src/testing/env";
+import { PrivateRedis } from "../src/testing/private-redis";
+import { ServiceProcess } from "../src/testing/processes";
+
+const N = Number(process.env.HTTP_BENCH_N ?? 5000);
+const C = Number(process.env.HTTP_BENCH_C ?? 10);
+const ROUNDS = Number(process.env.HTTP_BENCH_ROUNDS ?? 3);
+const WARMUP = Math.min(1000, N);
+const PROFILE = process.env.SD_HTTP_BENCH_PROFILE === "1";
+const CLOCK_TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
+
+/** CPU seconds a process has used (all its threads), from /proc/<pid>/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const [utime, stime] = [Number(fields[11]), Number(fields[12])];
+  return (utime + stime) / CLOCK_TICKS_PER_S;
+}
+
+/** Commands Redis has run since it started, all kinds together (scripts count once each). */
+async function redisCommands(redis: Redis): Promise<number> {
+  const info = await redis.info("commandstats");
+  return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+interface Scenario {
+  name: string;
+  expectedStatus: number;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: "GET /api/providers", expectedStatus: 200, method: "GET", path: "/api/providers" },
+  {
+    name: "POST decision, refused by validation",
+    expectedStatus: 400,
+    method: "POST",
+    path: "/api/ensembled-llm-categorical-decision-public",
+    // Only one category: the schema wants at least two, so the decision never starts.
+    body: JSON.stringify({ question: "Should we approve the expense report for the team offsite?", categories: ["Approve"] }),
+  },
+  {
+    name: "POST waitlist, past its per-IP limit",
+    expectedStatus: 429,
+    method: "POST",
+    path: "/api/email-request",
+    body: JSON.stringify({ email: "someone@example.com" }),
+  },
+];
+
+async function main(): Promise<void> {
+  const redisServer = await PrivateRedis.start();
+  const emulator = await startEmulator();
+  const redis = new Redis(redisServer.url);
+  const profileDir = PROFILE ? mkdtempSync(join(tmpdir(), "sd-http-prof-")) : null;
+  const vars = testEnv(emulator.url, {
+    REDIS_URL: redisServer.url,
+    LOG_LEVEL: "info",
+    RATE_LIMIT_PER_MINUTE: "1000000000",
+    RATE_LIMIT_MB_PER_MINUTE: "1000000",
+    // The waitlist rows are all past the limit after the first one.
+    FORMS_RATE_LIMIT_PER_HOUR: "1",
+  });
+  const stack = ServiceProcess.start("all-in-one", vars, profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []);
+  let pool: Pool | null = null;
+  try {
+    const url = await stack.gatewayUrl();
+    pool = new Pool(url, { connections: C, keepAliveTimeout: 30_000 });
+    const client = pool;
+
+    const send = async (scenario: Scenario): Promise<void> => {
+      const { statusCode, body } = await client.request({
+        method: scenario.method,
+        path: scenario.path,
+        headers: scenario.body === undefined ? {} : { "content-type": "application/json" },
+        body: scenario.body,
+      });
+      await body.dump();
+      if (statusCode !== scenario.expectedStatus) throw new Error(`${scenario.name}: ${statusCode}, expected ${scenario.expectedStatus}`);
+    };
+    const run = async (scenario: Scenario, count: number): Promise<number> => {
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: C }, async () => {
+          while (next < count) {
+            next++;
+            await send(scenario);
+          }
+        }),
+      );
+      return (performance.now() - started) / 1000;
+    };
+
+    // The first form of the hour is let through; every later one is past the limit.
+    await send({ ...SCENARIOS[2]!, expectedStatus: 200 });
+    for (const scenario of SCENARIOS) await run(scenario, WARMUP);
+    // What the stack spends doing nothing (queue workers waiting on Redis, timers), taken off each row.
+    const idleCpu0 = cpuSeconds(stack.pid);
+    const idleCommands0 = await redisCommands(redis);
+    const idleStarted = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleSeconds = (performance.now() - idleStarted) / 1000;
+    const idleCpuPerS = (cpuSeconds(stack.pid) - idleCpu0) / idleSeconds;
+    const idleCommandsPerS = ((await redisCommands(redis)) - idleCommands0 - 1) / idleSeconds;
+
+    const rows = new Map<Scenario, { cpuMicros: number[]; commands: number[]; perSecond: number[] }>(SCENARIOS.map((s) => [s, { cpuMicros: [], commands: [], perSecond: [] }]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const scenario of SCENARIOS) {
+        const cpu0 = cpuSeconds(stack.pid);
+        const commands0 = await redisCommands(redis);
+        const seconds = await run(scenario, N);
+        const cpu = cpuSeconds(stack.pid) - cpu0 - idleCpuPerS * seconds;
+        // Less the INFO call that read the count.
+        const commands = (await redisCommands(redis)) - commands0 - 1 - idleCommandsPerS * seconds;
+        const row = rows.get(scenario)!;
+        row.cpuMicros.push((cpu / N) * 1e6);
+        row.commands.push(commands / N);
+        row.perSecond.push(N / seconds);
+      }
+    }
+
+    process.stdout.write(`\nHTTP stack: ${N} requests per row and round, ${ROUNDS} rounds (medians), concurrency ${C}, all-in-one in its own process at LOG_LEVEL=info\n`);
+    process.stdout.write(`(idle: ${(idleCpuPerS * 1000).toFixed(1)} ms CPU/s and ${idleCommandsPerS.toFixed(1)} Redis commands/s, taken off each row)\n\n`);
+    process.stdout.write(`${"".padEnd(42)}${"CPU µs/request".padStart(16)}${"Redis cmds/request".padStart(20)}${"requests/s".padStart(12)}   rounds (CPU µs)\n`);
+    for (const [scenario, row] of rows) {
+      process.stdout.write(
+        `${scenario.name.padEnd(42)}${median(row.cpuMicros).toFixed(0).padStart(16)}${median(row.commands).toFixed(2).padStart(20)}${median(row.perSecond).toFixed(0).padStart(12)}   ${row.cpuMicros.map((v) => v.toFixed(0)).join(" ")}\n`,
+      );
+    }
+  } finally {
+    await pool?.close();
+    await stack.stop();
+    redis.disconnect();
+    await emulator.close();
+    await redisServer.close();
+  }
+  if (profileDir) process.stdout.write(`\nCPU profile of the stack: ${profileDir}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
