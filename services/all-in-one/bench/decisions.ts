@@ -1,209 +1,140 @@
 /**
- * End-to-end decision benchmark: N decisions at concurrency C through the real pipeline
- * (HTTP -> BullMQ flow on Redis -> three provider workers using the official SDKs -> aggregator
- * -> store), with the provider emulator answering every model after a fixed latency. The baseline
- * makes the same three SDK calls per decision with Promise.all in this process, with no queue.
+ * `npm run bench`: what the decision pipeline costs beyond the model calls themselves, measured
+ * fairly. Every party runs in its own process: this one only generates load (keep-alive HTTP);
+ * the provider emulator answers every model after a fixed latency; the product runs as an
+ * operator starts it, either as one all-in-one process or split into a gateway, a provider-worker
+ * and an aggregator process; and the DIRECT BASELINE (decisions/baseline-server.ts) serves one
+ * HTTP endpoint that makes the same three SDK calls with Promise.all through the same provider
+ * classes and settings. Ratios compare the product with the baseline of the same run.
  *
- * The /v1/ensemble rows make the same decision through an API key (SD-API-KEY: key lookup, per-key
- * rate limit, monthly quota, last_used_at) and through a bearer token, interleaved in one run so
- * both see the same load, and print the difference of their p50s; a decision made with a key also
- * has its cost added to the key by the aggregator (one more store write). The key check alone is
- * then measured on a request that does almost nothing else: the same history page through both.
+ * Per variant: latency at concurrency BENCH_C; saturation at BENCH_SAT_C (decisions/s); CPU ms per
+ * decision of every process (/proc/<pid>/stat) and of Redis (INFO cpu); Redis commands per
+ * decision (INFO commandstats); overload at BENCH_OVERLOAD_C with MAX_IN_FLIGHT_DECISIONS set
+ * (503s and their Retry-After counted apart). Then, on one process: /v1/ensemble with a bearer
+ * token against an API key, the key check alone, and early quorum against the second-fastest model.
  *
- *   npm run bench                       (defaults: N=200, C=20, latency 300 ms)
- *   BENCH_N=500 BENCH_C=50 BENCH_LATENCY_MS=300 npm run bench
+ *   npm run bench
+ *   BENCH_VARIANTS=one BENCH_N=200 npm run bench
+ *   BENCH_PROFILE=1 npm run bench        (CPU profiles of the saturation phase; see bench/profile-summary.ts)
+ *
+ * Variables (defaults): BENCH_N (400) and BENCH_C (20) for the latency table and /v1 rows;
+ * BENCH_LATENCY_MS (300) every model's answer time; BENCH_WARMUP (100) decisions per product start;
+ * BENCH_SAT_C (100), BENCH_SAT_N (6 x BENCH_SAT_C); BENCH_OVERLOAD_C (2 x BENCH_SAT_C),
+ * BENCH_OVERLOAD_N (3 x BENCH_OVERLOAD_C), BENCH_MAX_IN_FLIGHT (BENCH_SAT_C);
+ * BENCH_WORKER_CONCURRENCY (BENCH_SAT_C, at least 16); BENCH_VARIANTS (one,split); BENCH_CENSUS_N (50)
+ * untimed decisions under Redis MONITOR (sent commands apart from those inside Lua; 0 skips); BENCH_CHECKS
+ * (1000) key-check requests each; BENCH_EQ_N (100), BENCH_EQ_LATENCIES (openai=150,gemini=300,claude=600);
+ * BENCH_PROFILE (off), BENCH_PROFILE_DIR (a new temporary directory); BENCH_PRIVATE_REDIS (off: the
+ * Redis at REDIS_URL); LOG_LEVEL of the product (warn).
  */
-import { allInOneEnv, loadEnv, providersFromEnv } from "@sd/config";
-import { startEmulator } from "@sd/provider-emulator";
-import { createProvider } from "@sd/providers";
-import { API_KEY_HEADER, ApiKeySchema } from "@sd/contracts";
-import { postJson } from "../src/testing/client";
-import { testEnv } from "../src/testing/env";
-import { signInByMail } from "../src/testing/sign-in";
-import { SmtpCapture } from "../src/testing/smtp-capture";
-import { startStack } from "../src/testing/stack";
+import { cpus, loadavg } from "node:os";
+import { rmSync } from "node:fs";
+import { basename } from "node:path";
+import { createRedis, type Redis } from "@sd/queue";
+import { PrivateRedis } from "../src/testing/private-redis";
+import { benchApi } from "./decisions/api-phases";
+import { killEverything, startBaselineProcess, startEmulatorProcess, stopProcess } from "./decisions/deployment";
+import { benchOptions } from "./decisions/options";
+import { describeProductEnv, productEnv } from "./decisions/product-env";
+import { apiReport, redisTrafficNote, targetsReport, variantReport, VARIANT_TITLES } from "./decisions/report";
+import { baselineAnswered, decideDirectly } from "./decisions/requests";
+import { UsageMeter } from "./decisions/usage";
+import { benchVariant, warmUp, type BenchContext, type VariantResult } from "./decisions/variant-phases";
 
-const N = Number(process.env.BENCH_N ?? 200);
-const C = Number(process.env.BENCH_C ?? 20);
-const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 300);
-const CATEGORIES = ["Approve", "Reject", "Escalate"];
+const started = performance.now();
+const progress = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
+const print = (text: string) => process.stdout.write(`${text}\n`);
 
-interface Run {
-  latencies: number[];
-  seconds: number;
-}
-
-/** Runs `task` N times with at most C at once; returns each run's latency and the wall time. */
-async function measure(task: (i: number) => Promise<void>, count = N, concurrency = C): Promise<Run> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const i = next++;
-        const t0 = performance.now();
-        await task(i);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000 };
-}
-
-/**
- * Runs `a` and `b` N times each, alternating between them in one stream of work at concurrency C,
- * so both meet the same load, the same warm caches and the same background noise.
- */
-async function measurePair(a: (i: number) => Promise<void>, b: (i: number) => Promise<void>, count = N, concurrency = C): Promise<[Run, Run]> {
-  const runs: [number[], number[]] = [[], []];
-  const started = performance.now();
-  await measure(async (i) => {
-    const which = i % 2;
-    const t0 = performance.now();
-    await (which === 0 ? a : b)(Math.floor(i / 2));
-    runs[which]!.push(performance.now() - t0);
-  }, count * 2, concurrency);
-  const seconds = (performance.now() - started) / 1000;
-  return [
-    { latencies: runs[0], seconds },
-    { latencies: runs[1], seconds },
-  ];
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-function summary(name: string, run: Run) {
-  const sorted = [...run.latencies].sort((a, b) => a - b);
-  return {
-    name,
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    p99: percentile(sorted, 99),
-    throughput: run.latencies.length / run.seconds,
-  };
-}
-
-async function main() {
-  const emulator = await startEmulator({ defaultLatencyMs: LATENCY_MS });
-  const smtp = await SmtpCapture.start();
-  const vars = testEnv(emulator.url, {
-    LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
-    WORKER_CONCURRENCY: String(Math.max(C, 16)),
-    AGGREGATOR_CONCURRENCY: String(Math.max(C, 8)),
-    OPENAI_TIMEOUT_MS: "20000",
-    GEMINI_TIMEOUT_MS: "20000",
-    CLAUDE_TIMEOUT_MS: "20000",
-    SMTP_URL: smtp.url,
-    // The key's limits must not be what is measured.
-    API_MONTHLY_QUOTA: "1000000",
-    API_KEY_RATE_LIMIT_PER_MINUTE: "1000000",
-  });
-  const stack = await startStack(vars);
-  const providers = providersFromEnv(loadEnv(allInOneEnv, vars).PROVIDERS, vars).map(createProvider);
-  const question = (i: number) => `Benchmark decision ${i}: approve the expense report?`;
-
-  try {
-    // One signed-in user with one API key: the bearer rows and the key rows are the same user's.
-    const { tokens } = await signInByMail(stack.url, smtp, "bench@example.com");
-    const created = await fetch(`${stack.url}/api/api-keys`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${tokens.access_token}` },
-      body: JSON.stringify({ name: "bench" }),
-    });
-    const apiKey = ApiKeySchema.parse(await created.json()).keyvalue!;
-    const send = async (path: string, auth: Record<string, string>, body?: unknown) => {
-      const response = await fetch(`${stack.url}${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { ...auth, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const answer = (await response.json()) as Record<string, unknown>;
-      if (response.status !== 200) throw new Error(`${path} failed: ${response.status} ${JSON.stringify(answer)}`);
-      return answer;
-    };
-    const bearer = { authorization: `Bearer ${tokens.access_token}` };
-    const keyed = { [API_KEY_HEADER]: apiKey };
-    const withBearer = async (i: number) => {
-      const answer = await send("/api/ensembled-llm-categorical-decision", bearer, { question: question(i), categories: CATEGORIES });
-      if (answer.total_votes !== 3) throw new Error(`bearer decision ${i}: ${JSON.stringify(answer)}`);
-    };
-    const withKey = async (i: number) => {
-      const answer = await send("/v1/ensemble", keyed, { prompt: question(i), valid_responses: CATEGORIES });
-      if (answer.total_votes !== 3) throw new Error(`/v1 decision ${i}: ${JSON.stringify(answer)}`);
-    };
-    const historyWithBearer = async () => void (await send("/api/decision-history?limit=1", bearer));
-    const historyWithKey = async () => void (await send("/v1/decision-history?limit=1", keyed));
-
-    const decide = async (i: number) => {
-      const { status, body } = await postJson(`${stack.url}/api/ensembled-llm-categorical-decision-public`, {
-        question: question(i),
-        categories: CATEGORIES,
-      });
-      if (status !== 200 || body.total_votes !== 3) throw new Error(`decision ${i} failed: ${status} ${JSON.stringify(body)}`);
-    };
-    const direct = async (i: number) => {
-      await Promise.all(providers.map((p) => p.vote({ question: question(i), categories: CATEGORIES, images: [] })));
-    };
-    // Warm up connections, JIT and the queues before measuring.
-    for (let i = 0; i < Math.min(C, 10); i++) {
-      await Promise.all([decide(-i - 1), direct(-i - 1), withBearer(-i - 1), withKey(-i - 1), historyWithBearer(), historyWithKey()]);
+/** Removes the keys the run's deployments left in Redis (BullMQ's and the live events', all under their QUEUE_PREFIX). */
+async function removeKeys(redis: Redis, prefixes: Iterable<string>): Promise<void> {
+  for (const prefix of prefixes) {
+    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>) {
+      if (keys.length > 0) await redis.unlink(...keys);
     }
-
-    const pipeline = summary("pipeline (HTTP + BullMQ + workers + aggregator)", await measure(decide));
-    const baseline = summary("direct baseline (3 SDK calls, Promise.all)", await measure(direct));
-    const [bearerRun, keyRun] = await measurePair(withBearer, withKey);
-    const bearerRow = summary("bearer: POST /api/ensembled-llm-categorical-decision", bearerRun);
-    const keyRow = summary("API key: POST /v1/ensemble", keyRun);
-    // The key check on its own: one request at a time, on a handler that does almost nothing else.
-    const CHECKS = N * 5;
-    const [bearerCheckRun, keyCheckRun] = await measurePair(historyWithBearer, historyWithKey, CHECKS, 1);
-    const bearerCheck = summary("bearer: GET /api/decision-history?limit=1", bearerCheckRun);
-    const keyCheck = summary("API key: GET /v1/decision-history?limit=1", keyCheckRun);
-
-    const ms = (v: number) => `${v.toFixed(0).padStart(6)} ms`;
-    process.stdout.write(`\nDecisions: N=${N}, concurrency=${C}, emulated model latency=${LATENCY_MS} ms\n\n`);
-    process.stdout.write(`${"".padEnd(50)}      p50       p95       p99   decisions/s\n`);
-    for (const row of [pipeline, baseline]) {
-      process.stdout.write(`${row.name.padEnd(50)}${ms(row.p50)}${ms(row.p95)}${ms(row.p99)}   ${row.throughput.toFixed(1).padStart(10)}\n`);
-    }
-    process.stdout.write(
-      `${"pipeline / baseline".padEnd(50)}${(pipeline.p50 / baseline.p50).toFixed(2).padStart(8)}x ${(pipeline.p95 / baseline.p95).toFixed(2).padStart(8)}x ${(pipeline.p99 / baseline.p99).toFixed(2).padStart(8)}x   ${(pipeline.throughput / baseline.throughput).toFixed(2).padStart(9)}x\n\n`,
-    );
-
-    const precise = (v: number) => `${v.toFixed(2).padStart(9)} ms`;
-    const signed = (v: number) => `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(2)} ms`;
-    const pair = (title: string, a: ReturnType<typeof summary>, b: ReturnType<typeof summary>, perSecond: string, note: string) => {
-      process.stdout.write(`${title}\n${"".padEnd(56)}${["p50", "p95", "p99"].map((p) => p.padStart(12)).join("")}   ${perSecond}\n`);
-      for (const row of [a, b]) {
-        process.stdout.write(`${row.name.padEnd(56)}${precise(row.p50)}${precise(row.p95)}${precise(row.p99)}   ${row.throughput.toFixed(1).padStart(10)}\n`);
-      }
-      process.stdout.write(`${"API key - bearer, at p50".padEnd(56)}${signed(b.p50 - a.p50).padStart(12)}   ${note}\n\n`);
-    };
-    pair(
-      `/v1/ensemble: the same decision with a bearer token and with an API key, interleaved (N=${N} each, concurrency=${C})`,
-      bearerRow,
-      keyRow,
-      "decisions/s",
-      "(the key check: lookup, rate limit, quota, last use)",
-    );
-    pair(
-      `The key check alone: the same history page with each, one request at a time (N=${CHECKS} each)`,
-      bearerCheck,
-      keyCheck,
-      " requests/s",
-      "(target: under +1 ms)",
-    );
-  } finally {
-    await stack.close();
-    await emulator.close();
-    await smtp.close();
   }
 }
 
-main().catch((error: unknown) => {
+/** Undoes the run: child processes, data directories, Redis keys, the private Redis. Runs once. */
+let cleanup: () => Promise<void> = async () => killEverything();
+
+async function main(): Promise<void> {
+  const options = benchOptions();
+  const privateRedis = options.privateRedis ? await PrivateRedis.start() : null;
+  if (privateRedis) options.redisUrl = privateRedis.url;
+  const redis = createRedis(options.redisUrl, "bench-meter");
+  const prefixes = new Set<string>();
+  let cleaning: Promise<void> | null = null;
+  cleanup = () =>
+    (cleaning ??= (async () => {
+      killEverything();
+      await removeKeys(redis, prefixes).catch(() => undefined);
+      redis.disconnect();
+      await privateRedis?.close();
+    })());
+  try {
+    const redisVersion = /redis_version:(\S+)/.exec(await redis.info("server"))?.[1] ?? "?";
+    progress("starting the emulator and the direct baseline");
+    const emulator = await startEmulatorProcess(options.latencyMs);
+    const baselineEnv = productEnv(emulator.url, options);
+    rmSync(baselineEnv.DATA_DIR!, { recursive: true, force: true }); // the baseline stores nothing
+    const baseline = await startBaselineProcess(baselineEnv);
+    const ctx: BenchContext = { options, meter: new UsageMeter(redis, () => prefixes), emulator, baseline, prefixes, progress };
+    await warmUp(baseline.url, { count: options.warmup, concurrency: options.c, check: baselineAnswered }, (c) => decideDirectly(c, "warmup"));
+
+    const cpu = cpus();
+    print(
+      [
+        "Smart Decision: decision benchmark",
+        `  Models are SIMULATED: the provider emulator, in its own process, answers every model after ${options.latencyMs} ms; no vendor is called.`,
+        `  Machine: ${cpu.length} CPU cores (${cpu[0]?.model.trim() ?? "?"}), load average ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(" / ")} at start; Node ${process.version}; Redis ${redisVersion} at ${options.redisUrl}${privateRedis ? " (private)" : ""}.`,
+        "  This process only generates load (keep-alive node:http); the emulator, the direct baseline and the product each run in their own processes.",
+        "  Direct baseline: one plain node:http endpoint making the same three SDK calls with Promise.all (createProvider, the provider workers' settings).",
+        `  Product: ${describeProductEnv(options)}.`,
+        `  Store: ${process.env.MONGO_URL ? "MongoDB at MONGO_URL" : "embedded (MONGO_URL unset: the split gateway and aggregator each keep their own)"}.`,
+        `  CPU is user+sys time over each timed phase; "per decision" divides by the decisions answered in it.${options.profileDir ? " CPU profiling is ON (its overhead is in the figures)." : ""}`,
+        "",
+      ].join("\n"),
+    );
+
+    const results: VariantResult[] = [];
+    for (const variant of options.variants) {
+      progress(`${VARIANT_TITLES[variant]}`);
+      const result = await benchVariant(ctx, variant);
+      results.push(result);
+      print(variantReport(result, options));
+    }
+    const api = await benchApi(ctx);
+    print(apiReport(api, options));
+    print(targetsReport(results, api));
+    print("");
+    print(redisTrafficNote(results, options.privateRedis));
+    if (options.profileDir) {
+      print(`CPU profiles of the product during the saturation phase's pipeline run, in ${options.profileDir}:`);
+      for (const result of results) print(`  ${result.variant}: ${result.profiles.map((path) => basename(path)).join(", ")}`);
+      print(`  summary: npx tsx services/all-in-one/bench/profile-summary.ts ${options.profileDir}/<variant>-*.cpuprofile`);
+    }
+    await Promise.all([stopProcess(baseline), stopProcess(emulator)]);
+  } finally {
+    await cleanup();
+  }
+  progress(`done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+}
+
+// Ctrl-C or a kill: no child process may outlive the benchmark, nor its keys stay in Redis.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    killEverything();
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
+const fail = async (error: unknown): Promise<never> => {
   process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  await cleanup();
   process.exit(1);
-});
+};
+// A library's unhandled 'error' event too: clean up before leaving.
+process.once("uncaughtException", (error) => void fail(error));
+main().catch(fail);

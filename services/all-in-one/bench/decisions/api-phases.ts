@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import { API_KEY_HEADER, ApiKeySchema } from "@sd/contracts";
+import { signInByMail } from "../../src/testing/sign-in";
+import { SmtpCapture } from "../../src/testing/smtp-capture";
+import { startDeployment } from "./deployment";
+import { LoadClient, measureDecisions, measurePair, type Answer, type PhaseRecord } from "./http-load";
+import { VENDOR_OF, type BenchProvider } from "./options";
+import { productEnv } from "./product-env";
+import { CATEGORIES, question } from "./requests";
+import type { BenchContext } from "./variant-phases";
+
+export interface ApiResult {
+  /** The same decision through a bearer token and through an API key, interleaved. */
+  bearer: PhaseRecord;
+  keyed: PhaseRecord;
+  /** The key check alone: one history page through each, one request at a time. */
+  bearerCheck: PhaseRecord;
+  keyCheck: PhaseRecord;
+  /** /v1/ensemble with each model at its own latency: early quorum on (the /v1 default) and off. */
+  earlyQuorum: { on: PhaseRecord; off: PhaseRecord; latencies: Record<BenchProvider, number> };
+}
+
+/** Throws unless the answer is a success (200, or 201 for a created key); returns its body. */
+function ok(answer: Answer, what: string): Record<string, unknown> {
+  if (answer.status < 200 || answer.status > 299) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+  return answer.body as Record<string, unknown>;
+}
+
+/**
+ * The public API's rows, on a one-process deployment with mail (sign-in by a captured magic
+ * link, one API key): bearer against API key on the same decision, the key check alone, and
+ * early quorum against the second-fastest model.
+ */
+export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
+  const { options } = ctx;
+  const smtp = await SmtpCapture.start();
+  const env = productEnv(ctx.emulator.url, options, { SMTP_URL: smtp.url });
+  ctx.prefixes.add(env.QUEUE_PREFIX!);
+  ctx.progress("api: starting the product (one process, with mail) and signing in");
+  const deployment = await startDeployment("one", env);
+  const client = new LoadClient(deployment.url, Math.max(options.c, 1));
+  try {
+    // One signed-in user with one API key: the bearer rows and the key rows are the same user's.
+    const { tokens } = await signInByMail(deployment.url, smtp, "bench@example.com");
+    const bearer = { authorization: `Bearer ${tokens.access_token}` };
+    const created = ok(await client.send("POST", "/api/api-keys", { name: "bench" }, bearer), "creating an API key");
+    const keyed = { [API_KEY_HEADER]: ApiKeySchema.parse(created).keyvalue! };
+
+    const withBearer = async (i: number) => {
+      const body = ok(await client.send("POST", "/api/ensembled-llm-categorical-decision", { question: question("bearer", i), categories: CATEGORIES }, bearer), "bearer decision");
+      if (body.total_votes !== 3) throw new Error(`bearer decision ${i}: ${JSON.stringify(body)}`);
+    };
+    // Three votes every time: early quorum is on by default on /v1 and would answer after two.
+    const withKey = async (i: number) => {
+      const body = ok(await client.send("POST", "/v1/ensemble", { prompt: question("key", i), valid_responses: CATEGORIES, early_quorum: false }, keyed), "/v1 decision");
+      if (body.total_votes !== 3) throw new Error(`/v1 decision ${i}: ${JSON.stringify(body)}`);
+    };
+    const historyWithBearer = async () => void ok(await client.send("GET", "/api/decision-history?limit=1", undefined, bearer), "bearer history");
+    const historyWithKey = async () => void ok(await client.send("GET", "/v1/decision-history?limit=1", undefined, keyed), "/v1 history");
+
+    ctx.progress("api: warm-up");
+    for (let i = 0; i < Math.min(options.c, 10); i++) {
+      await Promise.all([withBearer(-i - 1), withKey(-i - 1), historyWithBearer(), historyWithKey()]);
+    }
+    ctx.progress(`api: bearer and API key, interleaved (${options.n} each at concurrency ${options.c})`);
+    const [bearerRun, keyRun] = await measurePair(options.n, options.c, withBearer, withKey);
+    ctx.progress(`api: the key check alone (${options.checks} each, one at a time)`);
+    const [bearerCheck, keyCheck] = await measurePair(options.checks, 1, historyWithBearer, historyWithKey);
+
+    // Each model at its own latency, all agreeing, for questions carrying this run's tag only.
+    const tag = `eq-${randomUUID().slice(0, 8)}`;
+    const { latencies } = options.earlyQuorum;
+    await ctx.emulator.addRules(
+      (Object.keys(latencies) as BenchProvider[]).map((id) => ({
+        match: { vendor: VENDOR_OF[id], question_contains: tag },
+        latency_ms: latencies[id],
+        respond: { kind: "answer" as const, category: "Approve" },
+      })),
+    );
+    const quorumLoad = (earlyQuorum: boolean) => ({
+      count: options.earlyQuorum.n,
+      concurrency: options.c,
+      send: (i: number) =>
+        client.send("POST", "/v1/ensemble", { prompt: question(`${tag}-${earlyQuorum}`, i), valid_responses: CATEGORIES, early_quorum: earlyQuorum }, keyed),
+      check: (answer: Answer) => {
+        const body = answer.body as { ensemble_decision?: unknown } | null;
+        return answer.status === 200 && body?.ensemble_decision === "Approve" ? null : JSON.stringify(answer.body).slice(0, 300);
+      },
+    });
+    await measureDecisions({ ...quorumLoad(true), count: Math.min(options.c, 10), failFast: true });
+    ctx.progress(`api: early quorum on and off (${options.earlyQuorum.n} each at concurrency ${options.c})`);
+    const on = await measureDecisions(quorumLoad(true));
+    const off = await measureDecisions(quorumLoad(false));
+    return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, earlyQuorum: { on, off, latencies } };
+  } finally {
+    client.close();
+    await deployment.stop();
+    await smtp.close();
+  }
+}

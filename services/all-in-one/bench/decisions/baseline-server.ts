@@ -1,0 +1,60 @@
+/**
+ * The DIRECT BASELINE of `npm run bench`, in its own process: one HTTP endpoint (BASELINE_PATH)
+ * that makes a decision's three model calls with Promise.all, through the same provider classes
+ * and connection settings as the product's provider workers (`createProvider` over the worker's
+ * environment: keys, base URLs, timeouts), with no queue, no store and no live events. It pays an
+ * HTTP request and the same body validation as the product, so the difference of the two is what
+ * the pipeline adds. Deliberately plain `node:http`: the product's HTTP stack is part of what is
+ * measured.
+ *
+ *   node --import tsx services/all-in-one/bench/decisions/baseline-server.ts   (env: the product's, plus PORT)
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { loadEnv, providersFromEnv, workerEnv } from "@sd/config";
+import { DecisionRequestSchema } from "@sd/contracts";
+import { createProvider } from "@sd/providers";
+import { BASELINE_LISTENING, BASELINE_PATH, type BaselineResponse } from "./baseline-contract";
+
+const env = loadEnv(workerEnv);
+const providers = providersFromEnv(env.PROVIDERS).map(createProvider);
+const port = Number(process.env.PORT ?? 0);
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const server = createServer((req, res) => {
+  const send = (status: number, body: unknown): void => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+    res.end(text);
+  };
+  if (req.method !== "POST" || req.url !== BASELINE_PATH) {
+    send(404, { detail: `only POST ${BASELINE_PATH}` });
+    return;
+  }
+  void (async () => {
+    const parsed = DecisionRequestSchema.safeParse(JSON.parse(await readBody(req)));
+    if (!parsed.success) {
+      send(400, { detail: parsed.error.issues[0]?.message ?? "invalid body" });
+      return;
+    }
+    const { question, categories, images } = parsed.data;
+    const answers = await Promise.all(providers.map((provider) => provider.vote({ question, categories, images })));
+    send(200, { categories: answers.map((answer) => answer.category) } satisfies BaselineResponse);
+  })().catch((error: unknown) => send(502, { detail: error instanceof Error ? error.message : String(error) }));
+});
+
+server.listen(port, "127.0.0.1", () => {
+  const { port: bound } = server.address() as AddressInfo;
+  process.stdout.write(`${JSON.stringify({ msg: BASELINE_LISTENING, url: `http://127.0.0.1:${bound}` })}\n`);
+});
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  });
+}

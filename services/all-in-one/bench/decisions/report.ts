@@ -1,0 +1,262 @@
+import type { ApiResult } from "./api-phases";
+import type { PhaseRecord } from "./http-load";
+import type { BenchOptions, Variant } from "./options";
+import { percentiles } from "./stats";
+import { groupCpuMs, type UsageDelta } from "./usage";
+import type { ComparedRuns, MeteredRun, VariantResult } from "./variant-phases";
+
+export const VARIANT_TITLES: Record<Variant, string> = {
+  one: "one process: all-in-one (gateway + provider workers + aggregator)",
+  split: "split: one gateway, one provider-worker and one aggregator process",
+};
+
+const ms = (v: number, digits = 0) => (Number.isFinite(v) ? `${v.toFixed(digits)} ms` : "n/a");
+const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "n/a");
+const signedMs = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(1)} ms` : "n/a");
+const row = (label: string, width: number, cells: string[], cellWidth = 12) => `  ${label.padEnd(width)}${cells.map((c) => c.padStart(cellWidth)).join("")}`;
+const errorsOf = (record: PhaseRecord) => (record.errors === 0 ? "0" : `${record.errors} (e.g. ${record.errorSamples[0]})`);
+
+/** CPU ms per decision of a run's processes in `group`. */
+const perDecision = (run: MeteredRun, value: (usage: UsageDelta) => number) => value(run.usage) / Math.max(1, run.record.answered.length);
+
+function latencyTable(runs: ComparedRuns, n: number): string[] {
+  const p = runs.pipeline.record.latency();
+  const b = runs.baseline.record.latency();
+  const w = 38;
+  return [
+    `Latency at concurrency ${runs.concurrency} (N=${n} each, after the warm-up)`,
+    row("", w, ["p50", "p95", "p99", "decisions/s", "errors"]),
+    row("pipeline", w, [ms(p.p50), ms(p.p95), ms(p.p99), runs.pipeline.record.perSecond.toFixed(1), errorsOf(runs.pipeline.record)]),
+    row("direct baseline", w, [ms(b.p50), ms(b.p95), ms(b.p99), runs.baseline.record.perSecond.toFixed(1), errorsOf(runs.baseline.record)]),
+    row("pipeline / baseline", w, [ratio(p.p50, b.p50), ratio(p.p95, b.p95), ratio(p.p99, b.p99), ratio(runs.pipeline.record.perSecond, runs.baseline.record.perSecond)]),
+    row("added overhead (pipeline - baseline)", w, [signedMs(p.p50 - b.p50), "", signedMs(p.p99 - b.p99)]),
+  ];
+}
+
+function saturationTable(runs: ComparedRuns, n: number): string[] {
+  const w = 38;
+  const line = (label: string, run: MeteredRun) => {
+    const l = run.record.latency();
+    return row(label, w, [run.record.perSecond.toFixed(1), errorsOf(run.record), ms(l.p50), ms(l.p99)]);
+  };
+  return [
+    `Saturation at concurrency ${runs.concurrency} (N=${n} each)`,
+    row("", w, ["decisions/s", "errors", "p50", "p99"]),
+    line("pipeline", runs.pipeline),
+    line("direct baseline", runs.baseline),
+    row("throughput pipeline / baseline", w, [ratio(runs.pipeline.record.perSecond, runs.baseline.record.perSecond)]),
+  ];
+}
+
+function cpuTable(result: VariantResult): string[] {
+  const phases = [result.latency, result.saturation];
+  const w = 58;
+  const cpu = (pick: (runs: ComparedRuns) => number) => phases.map((runs) => pick(runs).toFixed(2));
+  const product = (runs: ComparedRuns) => perDecision(runs.pipeline, (u) => groupCpuMs(u, "product"));
+  const baseline = (runs: ComparedRuns) => perDecision(runs.baseline, (u) => groupCpuMs(u, "baseline"));
+  const redis = (runs: ComparedRuns) => perDecision(runs.pipeline, (u) => u.redisCpuMs);
+  const lines = [
+    "CPU ms per decision (user+sys: /proc/<pid>/stat for each process, INFO cpu for Redis)",
+    row("", w, phases.map((runs) => `C=${runs.concurrency}`)),
+    row("product Node processes", w, cpu(product)),
+  ];
+  if (result.labels.length > 1) {
+    for (const label of result.labels) {
+      lines.push(row(`  ${label}`, w, cpu((runs) => perDecision(runs.pipeline, (u) => u.cpu.product.get(label) ?? Number.NaN))));
+    }
+  }
+  lines.push(
+    row("Redis (during the pipeline run)", w, cpu(redis)),
+    row("direct baseline process", w, cpu(baseline)),
+    row("product beyond the SDK calls (product Node - baseline)", w, cpu((runs) => product(runs) - baseline(runs))),
+    row("  the same, with Redis", w, cpu((runs) => product(runs) + redis(runs) - baseline(runs))),
+    row("emulator, during the pipeline run", w, cpu((runs) => perDecision(runs.pipeline, (u) => groupCpuMs(u, "emulator")))),
+    row("emulator, during the baseline run", w, cpu((runs) => perDecision(runs.baseline, (u) => groupCpuMs(u, "emulator")))),
+    row("product Node processes while idle (baseline run), ms/s", w, cpu((runs) => groupCpuMs(runs.baseline.usage, "product") / runs.baseline.record.seconds)),
+    row("load generator (this process), pipeline run", w, cpu((runs) => perDecision(runs.pipeline, (u) => u.loadGeneratorCpuMs))),
+    row("load generator (this process), baseline run", w, cpu((runs) => perDecision(runs.baseline, (u) => u.loadGeneratorCpuMs))),
+  );
+  return lines;
+}
+
+function redisTable(result: VariantResult): string[] {
+  const phases = [result.latency, result.saturation];
+  const { census } = result;
+  const w = 30;
+  const perDecisionOf = (commands: ReadonlyMap<string, number>, decisions: number, name: string | null) => {
+    const calls = name === null ? [...commands.values()].reduce((a, b) => a + b, 0) : (commands.get(name) ?? 0);
+    return (calls / Math.max(1, decisions)).toFixed(1);
+  };
+  const cells = (name: string | null) => [
+    ...phases.map((runs) => perDecisionOf(runs.pipeline.usage.commands, runs.pipeline.record.answered.length, name)),
+    ...(census ? [perDecisionOf(census.sent, census.decisions, name), perDecisionOf(census.inLua, census.decisions, name)] : []),
+  ];
+  // The busiest commands of the saturation run, then any other the product sends at least once per decision.
+  const names = [...result.saturation.pipeline.usage.commands].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([name]) => name);
+  for (const [name, calls] of census?.sent ?? []) if (!names.includes(name) && calls >= census!.decisions) names.push(name);
+  const idle = phases.map((runs) => {
+    const calls = [...runs.baseline.usage.commands.values()].reduce((a, b) => a + b, 0);
+    return `${(calls / runs.baseline.record.seconds).toFixed(0)}/s at C=${runs.concurrency}`;
+  });
+  return [
+    "Redis commands per decision. INFO commandstats over the timed pipeline runs counts every command Redis ran, those inside",
+    "Lua scripts too (the meter's own INFO and CLIENT LIST left out)." +
+      (census
+        ? ` The census tells them apart: MONITOR over ${census.decisions} untimed decisions at C=${result.latency.concurrency}, the product's own connections only.`
+        : ""),
+    row("", w, [...phases.map((runs) => `C=${runs.concurrency}, all`), ...(census ? ["sent (census)", "in Lua (census)"] : [])], 17),
+    row("all commands", w, cells(null), 17),
+    ...names.map((name) => row(`  ${name}`, w, cells(name), 17)),
+    `  while the product sat idle (during the baseline runs) Redis ran ${idle.join(", ")} commands`,
+  ];
+}
+
+function overloadTable(result: VariantResult): string[] {
+  const { record, concurrency, maxInFlight } = result.overload;
+  const answered = record.latency();
+  const rejected = percentiles(record.rejected);
+  const endToEnd = percentiles(record.endToEnd);
+  const w = 38;
+  const retryAfter = [...record.retryAfter].map(([value, count]) => `${value === "none" ? "no Retry-After" : `Retry-After: ${value}`} x${count}`).join(", ");
+  return [
+    `Overload at concurrency ${concurrency} (N=${record.answered.length + record.errors} decisions; MAX_IN_FLIGHT_DECISIONS=${maxInFlight}; a 503 is retried after its Retry-After)`,
+    row("", w, ["count", "p50", "p99", "p99/p50", "decisions/s"]),
+    row("answered (200)", w, [String(answered.count), ms(answered.p50), ms(answered.p99), ratio(answered.p99, answered.p50), record.perSecond.toFixed(1)]),
+    row("refused (503)", w, [String(rejected.count), ms(rejected.p50), ms(rejected.p99)]),
+    row("each decision, waits after 503s included", w, [String(endToEnd.count), ms(endToEnd.p50), ms(endToEnd.p99), ratio(endToEnd.p99, endToEnd.p50)]),
+    `  errors: ${errorsOf(record)}`,
+    record.rejected.length === 0
+      ? "  no 503: the gateway does not limit decisions in flight yet (MAX_IN_FLIGHT_DECISIONS is ignored), or the limit was never passed"
+      : `  503 answers: ${retryAfter}`,
+  ];
+}
+
+export function variantReport(result: VariantResult, options: BenchOptions): string {
+  return [
+    `== ${VARIANT_TITLES[result.variant]} ==`,
+    "",
+    ...latencyTable(result.latency, options.n),
+    "",
+    ...saturationTable(result.saturation, options.saturation.n),
+    "",
+    ...cpuTable(result),
+    "",
+    ...redisTable(result),
+    "",
+    ...overloadTable(result),
+    "",
+  ].join("\n");
+}
+
+/** Which deployments other than ours were seen on Redis during the run. */
+export function redisTrafficNote(results: readonly VariantResult[], privateRedis: boolean): string {
+  const others = new Set<string>();
+  for (const result of results) {
+    for (const runs of [result.latency, result.saturation]) {
+      for (const run of [runs.pipeline, runs.baseline]) for (const prefix of run.usage.otherPrefixes) others.add(prefix);
+    }
+  }
+  if (privateRedis) return "Redis: the benchmark's own redis-server, so its commands and CPU are this run's alone.";
+  if (others.size > 0) {
+    return (
+      `NOTE: Redis is shared and other deployments used it during the timed phases (QUEUE_PREFIX ${[...others].slice(0, 5).join(", ")}${others.size > 5 ? ", ..." : ""}):\n` +
+      "  Redis CPU and command counts include their traffic. Run alone, or with BENCH_PRIVATE_REDIS=1, for exact figures."
+    );
+  }
+  return "Redis: the whole server's CPU and command counts; they are this run's alone only when nothing else uses that Redis (no other deployment was seen).";
+}
+
+const yes = (pass: boolean) => (pass ? "yes" : "NO");
+
+/** Issue 12's targets, per variant, from the figures above. */
+export function targetsReport(results: readonly VariantResult[], api: ApiResult | null): string {
+  const w = 56;
+  const cell = (text: string) => text.padStart(18);
+  const lines = ["Targets of issue 12 (met?)", `  ${"".padEnd(w)}${results.map((r) => cell(r.variant === "one" ? "one process" : "split")).join("")}`];
+  const target = (label: string, value: (r: VariantResult) => string) => lines.push(`  ${label.padEnd(w)}${results.map((r) => cell(value(r))).join("")}`);
+  target("C=20 p50 within 1.05x of the baseline", (r) => {
+    const v = r.latency.pipeline.record.latency().p50 / r.latency.baseline.record.latency().p50;
+    return `${v.toFixed(2)}x ${yes(v <= 1.05)}`;
+  });
+  target("C=20 added overhead at p99 under 25 ms", (r) => {
+    const v = r.latency.pipeline.record.latency().p99 - r.latency.baseline.record.latency().p99;
+    return `${v.toFixed(0)} ms ${yes(v < 25)}`;
+  });
+  target("saturation at least 0.8x the baseline, 0 errors", (r) => {
+    const v = r.saturation.pipeline.record.perSecond / r.saturation.baseline.record.perSecond;
+    return `${v.toFixed(2)}x ${yes(v >= 0.8 && r.saturation.pipeline.record.errors === 0)}`;
+  });
+  target("CPU beyond the SDK calls under 3 ms (saturation)", (r) => {
+    const s = r.saturation;
+    const v = perDecision(s.pipeline, (u) => groupCpuMs(u, "product")) - perDecision(s.baseline, (u) => groupCpuMs(u, "baseline"));
+    return `${v.toFixed(1)} ms ${yes(v < 3)}`;
+  });
+  target("overload: p99 within 3x p50", (r) => {
+    const l = r.overload.record.latency();
+    return `${(l.p99 / l.p50).toFixed(1)}x ${yes(l.p99 <= 3 * l.p50)}`;
+  });
+  target("overload: 503 with Retry-After past the limit", (r) => {
+    const { rejected, retryAfter } = r.overload.record;
+    return `${rejected.length} ${yes(rejected.length > 0 && !retryAfter.has("none"))}`;
+  });
+  if (api) {
+    const { on, latencies } = api.earlyQuorum;
+    const second = Object.values(latencies).sort((a, b) => a - b)[1]!;
+    const v = on.latency().p50 - second;
+    lines.push(`  ${"early quorum p50 within 15 ms of the 2nd-fastest model".padEnd(w)}${cell(`${signedMs(v)} ${yes(v <= 15)}`)}  (one process)`);
+  }
+  return lines.join("\n");
+}
+
+/** The same decision with a bearer token and an API key, and the key check alone, as before; then early quorum. */
+export function apiReport(api: ApiResult, options: BenchOptions): string {
+  const precise = (v: number) => `${v.toFixed(2)} ms`;
+  const w = 56;
+  const pair = (title: string, rows: [string, PhaseRecord][], perSecond: string, note: string) => {
+    const [a, b] = rows.map(([, record]) => record.latency());
+    return [
+      title,
+      row("", w, ["p50", "p95", "p99", perSecond, "errors"]),
+      ...rows.map(([name, record]) => {
+        const l = record.latency();
+        return row(name, w, [precise(l.p50), precise(l.p95), precise(l.p99), record.perSecond.toFixed(1), errorsOf(record)]);
+      }),
+      row("API key - bearer, at p50", w, [signedMs(b!.p50 - a!.p50)]) + `   ${note}`,
+      "",
+    ];
+  };
+  const { on, off, latencies } = api.earlyQuorum;
+  const sorted = Object.values(latencies).sort((a, b) => a - b);
+  const quorum = (name: string, record: PhaseRecord, reference: number) => {
+    const l = record.latency();
+    return row(name, w, [ms(l.p50, 1), ms(l.p95, 1), ms(l.p99, 1), signedMs(l.p50 - reference), errorsOf(record)]);
+  };
+  return [
+    ...pair(
+      `/v1/ensemble: the same decision with a bearer token and with an API key, interleaved (N=${options.n} each, concurrency=${options.c}, one process)`,
+      [
+        ["bearer: POST /api/ensembled-llm-categorical-decision", api.bearer],
+        ["API key: POST /v1/ensemble (early_quorum: false)", api.keyed],
+      ],
+      "decisions/s",
+      "(the key check: lookup, rate limit, quota, last use)",
+    ),
+    ...pair(
+      `The key check alone: the same history page with each, one request at a time (N=${options.checks} each)`,
+      [
+        ["bearer: GET /api/decision-history?limit=1", api.bearerCheck],
+        ["API key: GET /v1/decision-history?limit=1", api.keyCheck],
+      ],
+      "requests/s",
+      "(target: under +1 ms)",
+    ),
+    `Early quorum: /v1/ensemble with ${Object.entries(latencies)
+      .map(([id, latency]) => `${id} at ${latency} ms`)
+      .join(", ")}, all answering alike (N=${options.earlyQuorum.n} each, concurrency=${options.c})`,
+    row("", w, ["p50", "p95", "p99", "p50 - model", "errors"]),
+    quorum(`early_quorum: true (vs the 2nd-fastest, ${sorted[1]} ms)`, on, sorted[1]!),
+    quorum(`early_quorum: false (vs the slowest, ${sorted[2]} ms)`, off, sorted[2]!),
+    `  target: early quorum p50 within 15 ms of the second-fastest model`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,138 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Redis } from "@sd/queue";
+
+/** Who a measured process is, for the CPU table. */
+export type ProcessGroup = "product" | "baseline" | "emulator";
+
+export interface MeteredProcess {
+  /** e.g. "all-in-one", "gateway", "provider-worker". */
+  label: string;
+  group: ProcessGroup;
+  pid: number;
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (100 on almost every Linux). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time (user + system, every thread) a process has used so far, ms; null once it is gone or off Linux. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may hold spaces: state is field 3.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[14 - 3]) + Number(fields[15 - 3]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS : null;
+  } catch {
+    return null;
+  }
+}
+
+/** One reading of every counter the tables use. */
+export interface UsageSnapshot {
+  cpuMs: Map<number, number | null>;
+  loadGeneratorCpuMs: number;
+  redisCpuMs: number;
+  /** Calls per Redis command name, from INFO commandstats. */
+  commands: Map<string, number>;
+  /** QUEUE_PREFIXes of other deployments' BullMQ connections on this Redis (their traffic is in the counts). */
+  otherPrefixes: Set<string>;
+}
+
+/** The counters' change over a phase. */
+export interface UsageDelta {
+  /** CPU ms per process label, by group. */
+  cpu: Record<ProcessGroup, Map<string, number>>;
+  loadGeneratorCpuMs: number;
+  redisCpuMs: number;
+  commands: Map<string, number>;
+  otherPrefixes: Set<string>;
+}
+
+/**
+ * The commands the meter itself sends (one INFO and one CLIENT LIST per reading), left out of the
+ * per-decision counts.
+ */
+const METER_COMMANDS = new Set(["info", "client|list"]);
+
+/**
+ * Reads CPU time of the benchmark's processes from /proc and Redis's own CPU time and command
+ * counts from INFO, before and after each timed phase.
+ */
+export class UsageMeter {
+  constructor(
+    private readonly redis: Redis,
+    /** The QUEUE_PREFIX of the product under test: BullMQ connections named with another are someone else's. */
+    private readonly ourPrefixes: () => ReadonlySet<string>,
+  ) {}
+
+  async snapshot(processes: readonly MeteredProcess[]): Promise<UsageSnapshot> {
+    const [info, clients] = await Promise.all([this.redis.info("cpu", "commandstats"), this.redis.client("LIST") as Promise<string>]);
+    const fields = new Map<string, string>();
+    for (const line of info.split("\r\n")) {
+      const colon = line.indexOf(":");
+      if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1));
+    }
+    const commands = new Map<string, number>();
+    for (const [key, value] of fields) {
+      if (!key.startsWith("cmdstat_")) continue;
+      const calls = /(?:^|,)calls=(\d+)/.exec(value)?.[1];
+      if (calls !== undefined) commands.set(key.slice("cmdstat_".length), Number(calls));
+    }
+    const ours = this.ourPrefixes();
+    const otherPrefixes = new Set<string>();
+    for (const name of clients.matchAll(/ name=([^ ]*)/g)) {
+      // BullMQ names its connections `<prefix>:<base64 queue name>`.
+      const prefix = name[1]!.includes(":") ? name[1]!.split(":")[0]! : null;
+      if (prefix && !ours.has(prefix)) otherPrefixes.add(prefix);
+    }
+    const usage = process.cpuUsage();
+    return {
+      cpuMs: new Map(processes.map((p) => [p.pid, processCpuMs(p.pid)])),
+      loadGeneratorCpuMs: (usage.user + usage.system) / 1000,
+      redisCpuMs: 1000 * (Number(fields.get("used_cpu_sys") ?? 0) + Number(fields.get("used_cpu_user") ?? 0)),
+      commands,
+      otherPrefixes,
+    };
+  }
+}
+
+export function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: readonly MeteredProcess[]): UsageDelta {
+  const cpu: UsageDelta["cpu"] = { product: new Map(), baseline: new Map(), emulator: new Map() };
+  for (const p of processes) {
+    const start = before.cpuMs.get(p.pid);
+    const end = after.cpuMs.get(p.pid);
+    if (start == null || end == null) continue;
+    cpu[p.group].set(p.label, (cpu[p.group].get(p.label) ?? 0) + end - start);
+  }
+  const commands = new Map<string, number>();
+  for (const [name, calls] of after.commands) {
+    if (METER_COMMANDS.has(name)) continue;
+    const delta = calls - (before.commands.get(name) ?? 0);
+    if (delta > 0) commands.set(name, delta);
+  }
+  return {
+    cpu,
+    loadGeneratorCpuMs: after.loadGeneratorCpuMs - before.loadGeneratorCpuMs,
+    redisCpuMs: after.redisCpuMs - before.redisCpuMs,
+    commands,
+    otherPrefixes: new Set([...before.otherPrefixes, ...after.otherPrefixes]),
+  };
+}
+
+/** Sum of a group's CPU ms over its processes. */
+export const groupCpuMs = (delta: UsageDelta, group: ProcessGroup): number => [...delta.cpu[group].values()].reduce((a, b) => a + b, 0);
+
+/** Runs `phase` between two readings. */
+export async function metered<T>(meter: UsageMeter, processes: readonly MeteredProcess[], phase: () => Promise<T>): Promise<{ result: T; usage: UsageDelta }> {
+  const before = await meter.snapshot(processes);
+  const result = await phase();
+  const after = await meter.snapshot(processes);
+  return { result, usage: usageBetween(before, after, processes) };
+}

@@ -1,0 +1,165 @@
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { keepPhase, profileClockUs } from "./cpu-profile";
+import { startDeployment, type BenchProcess, type Deployment, type EmulatorProcess } from "./deployment";
+import { LoadClient, measureDecisions, type DecisionLoad, type PhaseRecord } from "./http-load";
+import type { BenchOptions, Variant } from "./options";
+import { productEnv } from "./product-env";
+import { redisCensus, type RedisCensus } from "./redis-census";
+import { baselineAnswered, decideDirectly, decideThroughPipeline, pipelineAnswered } from "./requests";
+import { metered, type UsageDelta, type UsageMeter } from "./usage";
+
+/** What every phase of the run shares. */
+export interface BenchContext {
+  options: BenchOptions;
+  meter: UsageMeter;
+  emulator: EmulatorProcess;
+  baseline: BenchProcess & { url: string };
+  /** QUEUE_PREFIXes of the deployments this run started (the meter tells other deployments' traffic apart). */
+  prefixes: Set<string>;
+  /** A progress line on stderr (the tables go to stdout). */
+  progress: (line: string) => void;
+}
+
+/** A timed run with the CPU and Redis counters around it. */
+export interface MeteredRun {
+  record: PhaseRecord;
+  usage: UsageDelta;
+}
+
+/** The pipeline and the baseline at the same concurrency, one after the other. */
+export interface ComparedRuns {
+  concurrency: number;
+  pipeline: MeteredRun;
+  baseline: MeteredRun;
+}
+
+export interface VariantResult {
+  variant: Variant;
+  /** The product's processes, as the CPU table names them. */
+  labels: string[];
+  latency: ComparedRuns;
+  saturation: ComparedRuns;
+  /** Commands the product sent and ran inside scripts, from MONITOR (null with BENCH_CENSUS_N=0). */
+  census: RedisCensus | null;
+  overload: { record: PhaseRecord; concurrency: number; maxInFlight: number };
+  /** Trimmed CPU profiles of the saturation phase (BENCH_PROFILE=1). */
+  profiles: string[];
+}
+
+/** Runs `run` with a client pool of its own (a phase's pool is not reused: the server may close its idle sockets meanwhile). */
+async function withClient<T>(origin: string, sockets: number, run: (client: LoadClient) => Promise<T>): Promise<T> {
+  const client = new LoadClient(origin, sockets);
+  try {
+    return await run(client);
+  } finally {
+    client.close();
+  }
+}
+
+/** Decisions before measuring, so connections, JIT and queues are warm; the first failure stops the run. */
+export async function warmUp(origin: string, load: Omit<DecisionLoad, "send">, send: (client: LoadClient) => DecisionLoad["send"]): Promise<void> {
+  if (load.count === 0) return;
+  await withClient(origin, load.concurrency, (client) => measureDecisions({ ...load, send: send(client), failFast: true })).catch((error: unknown) => {
+    throw new Error(`warm-up failed at ${origin}: ${error instanceof Error ? error.message : String(error)}`);
+  });
+}
+
+/** The pipeline's run, then the baseline's; `pipelineWindow` receives the pipeline run's start and end on the profile clock. */
+async function comparedRuns(
+  ctx: BenchContext,
+  deployment: Deployment,
+  phase: string,
+  count: number,
+  concurrency: number,
+  pipelineWindow?: { from: number; to: number },
+): Promise<ComparedRuns> {
+  const processes = [...deployment.processes, ctx.baseline, ctx.emulator];
+  const run = (origin: string, load: Omit<DecisionLoad, "send">, send: (client: LoadClient) => DecisionLoad["send"]) =>
+    metered(ctx.meter, processes, () => withClient(origin, concurrency, (client) => measureDecisions({ ...load, send: send(client) })));
+  ctx.progress(`${deployment.variant}: ${phase}, pipeline (${count} decisions at concurrency ${concurrency})`);
+  if (pipelineWindow) pipelineWindow.from = profileClockUs();
+  const pipeline = await run(deployment.url, { count, concurrency, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${deployment.variant}-${phase}`));
+  if (pipelineWindow) pipelineWindow.to = profileClockUs();
+  ctx.progress(`${deployment.variant}: ${phase}, direct baseline`);
+  const baseline = await run(ctx.baseline.url, { count, concurrency, check: baselineAnswered }, (c) => decideDirectly(c, `${deployment.variant}-${phase}`));
+  return {
+    concurrency,
+    pipeline: { record: pipeline.result, usage: pipeline.usage },
+    baseline: { record: baseline.result, usage: baseline.usage },
+  };
+}
+
+/**
+ * One variant of the product: a deployment for the latency table and the saturation phase
+ * (profiled with BENCH_PROFILE=1, the saturation phase's pipeline run kept), then a fresh one with
+ * MAX_IN_FLIGHT_DECISIONS set for the overload phase.
+ */
+export async function benchVariant(ctx: BenchContext, variant: Variant): Promise<VariantResult> {
+  const { options } = ctx;
+  const profileDir = options.profileDir;
+  const rawProfiles = profileDir === null ? null : mkdtempSync(join(profileDir, `raw-${variant}-`));
+  const env = productEnv(ctx.emulator.url, options);
+  ctx.prefixes.add(env.QUEUE_PREFIX!);
+  ctx.progress(`${variant}: starting the product${rawProfiles ? " (with --cpu-prof)" : ""}`);
+  const main = await startDeployment(variant, env, {
+    nodeArgs: rawProfiles === null ? undefined : () => ["--cpu-prof", `--cpu-prof-dir=${rawProfiles}`],
+  });
+  let latency: ComparedRuns;
+  let saturation: ComparedRuns;
+  let census: RedisCensus | null = null;
+  /** The saturation phase's pipeline run, the part of the profiles kept. */
+  const window = { from: 0, to: 0 };
+  try {
+    await warmUp(main.url, { count: options.warmup, concurrency: options.c, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${variant}-warmup`));
+    latency = await comparedRuns(ctx, main, "latency", options.n, options.c);
+    if (options.census > 0) {
+      ctx.progress(`${variant}: Redis census (${options.census} untimed decisions under MONITOR)`);
+      census = await redisCensus(
+        options.redisUrl,
+        main.processes.map((p) => p.pid),
+        async () => {
+          const load = { count: options.census, concurrency: options.c, check: pipelineAnswered };
+          const record = await withClient(main.url, options.c, (client) => measureDecisions({ ...load, send: decideThroughPipeline(client, `${variant}-census`) }));
+          return record.answered.length;
+        },
+      );
+    }
+    saturation = await comparedRuns(ctx, main, "saturation", options.saturation.n, options.saturation.c, window);
+  } finally {
+    await main.stop();
+  }
+  const names = new Map(main.processes.map((p) => [p.pid, `${variant}-${p.label}-saturation`]));
+  const profiles = rawProfiles === null || profileDir === null ? [] : keepPhase(rawProfiles, profileDir, names, window.from, window.to);
+
+  const { c: overloadC, n: overloadN, maxInFlight } = options.overload;
+  const overloadEnv = productEnv(ctx.emulator.url, options);
+  ctx.prefixes.add(overloadEnv.QUEUE_PREFIX!);
+  ctx.progress(`${variant}: starting the product with MAX_IN_FLIGHT_DECISIONS=${maxInFlight}`);
+  const limited = await startDeployment(variant, overloadEnv, { gatewayEnv: { MAX_IN_FLIGHT_DECISIONS: String(maxInFlight) } });
+  let overload: PhaseRecord;
+  try {
+    await warmUp(limited.url, { count: options.warmup, concurrency: options.c, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${variant}-warmup2`));
+    ctx.progress(`${variant}: overload (${overloadN} decisions at concurrency ${overloadC})`);
+    overload = await withClient(limited.url, overloadC, (client) =>
+      measureDecisions({
+        count: overloadN,
+        concurrency: overloadC,
+        send: decideThroughPipeline(client, `${variant}-overload`),
+        check: pipelineAnswered,
+        retryRefusals: true,
+      }),
+    );
+  } finally {
+    await limited.stop();
+  }
+  return {
+    variant,
+    labels: main.processes.map((p) => p.label),
+    latency,
+    saturation,
+    census,
+    overload: { record: overload, concurrency: overloadC, maxInFlight },
+    profiles,
+  };
+}
