@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { RequestHandler } from "express";
 import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
@@ -129,12 +130,19 @@ export class DecisionService {
     return this.answer(decisionId, this.deps.flow.waitForDecision(decisionId, this.deps.timeoutMs));
   }
 
+  /** Middleware: the in-flight limit checked before anything else of a decision request runs. */
+  readonly admission: RequestHandler = (_req, _res, next) => {
+    this.admit();
+    next();
+  };
+
   /**
    * Refuses a new decision at once while this gateway already has MAX_IN_FLIGHT_DECISIONS in
    * flight: under overload the decisions already accepted keep their pace (first come, first
    * served) and a client is told when to come back, instead of waiting in an ever longer queue.
+   * The decision routes also call it first of all (`admission`), so a refusal costs no Redis call.
    */
-  private admit(): void {
+  admit(): void {
     if (this.deps.flow.waitingCount + this.submitting < this.deps.maxInFlight) return;
     throw new HttpError(503, MESSAGES.overloaded, undefined, { "Retry-After": String(this.deps.overloadRetryAfterSeconds) });
   }

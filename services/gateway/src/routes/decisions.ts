@@ -22,11 +22,11 @@ export interface DecisionRouteDeps {
 
 export function decisionRoutes({ decisions, publicLimit, byteLimit, requireUser, userLimit }: DecisionRouteDeps): Router {
   const router = Router();
-  router.post("/ensembled-llm-categorical-decision-public", publicLimit, byteLimit, async (req, res) => {
+  router.post("/ensembled-llm-categorical-decision-public", decisions.admission, publicLimit, byteLimit, async (req, res) => {
     const request = parseBody(DecisionRequestSchema, req);
     res.json(await decisions.decide(request, { ip: req.ip ?? null, user: null }));
   });
-  router.post("/ensembled-llm-categorical-decision", requireUser, userLimit, byteLimit, async (req, res) => {
+  router.post("/ensembled-llm-categorical-decision", decisions.admission, requireUser, userLimit, byteLimit, async (req, res) => {
     const request = parseBody(DecisionRequestSchema, req);
     const { userId, email } = signedInUser(res);
     res.json(await decisions.decide(request, { ip: req.ip ?? null, user: { id: userId, email } }));

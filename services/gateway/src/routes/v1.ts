@@ -96,7 +96,7 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, 
     return toV1EnsembleResponse(stored);
   }
 
-  router.post("/ensemble", byteLimit, keyAccess, async (req, res) => {
+  router.post("/ensemble", decisions.admission, byteLimit, keyAccess, async (req, res) => {
     const key = currentApiKey(res);
     const body = parseBody(V1EnsembleRequestSchema, req);
     const idempotencyKey = readIdempotencyKey(req);
