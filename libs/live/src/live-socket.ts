@@ -53,6 +53,12 @@ export interface LiveSocketOptions {
 
 export interface LiveSocket {
   io: Server;
+  /**
+   * Resolves once the Redis adapter listens: an event published before then is not delivered to
+   * this gateway's sockets. (Commands on one connection are answered in order, so a PING sent after
+   * the adapter's subscriptions is answered after them.)
+   */
+  ready(): Promise<void>;
   /** Disconnects every socket and closes the HTTP server it is attached to. */
   close(): Promise<void>;
 }
@@ -104,6 +110,9 @@ export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): 
   broadcast?.start();
   return {
     io,
+    async ready() {
+      await sub.ping();
+    },
     async close() {
       broadcast?.stop();
       await io.close();

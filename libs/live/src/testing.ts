@@ -57,6 +57,8 @@ export function useLiveSocketServer(
   beforeAll(async () => {
     const http = createServer();
     server = attachLiveSocket(http, { redis, prefix, corsOrigins: [], clock, ...options });
+    // Events published before the adapter listens would never arrive: tests start after it does.
+    await server.ready();
     http.listen(0, "127.0.0.1");
     await once(http, "listening");
     url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;

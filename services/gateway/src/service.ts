@@ -160,6 +160,8 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       onError: (error) => logger.warn({ err: error }, "could not read the live throughput figures"),
     },
   });
+  // A socket that connects must hear every event published from then on.
+  await live.ready();
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
     http.listen(env.PORT, env.HOST, resolve);
