@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Redis } from "ioredis";
+import { freePort } from "./processes";
 
 const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? "/usr/bin/redis-server";
 const READY_LINE = "Ready to accept connections";
@@ -23,15 +23,6 @@ process.once("exit", () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
-
-/** A port nothing listens on now (the server binds it right after; loopback ports are not reused that fast). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * A `redis-server` of its own on a loopback port, in a temporary directory, as a child process: a
