@@ -14,8 +14,7 @@
  *   npx tsx services/all-in-one/bench/http-stack.ts
  *   HTTP_BENCH_N=5000 HTTP_BENCH_C=10 HTTP_BENCH_ROUNDS=3 npx tsx services/all-in-one/bench/http-stack.ts
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -24,22 +23,21 @@ import { startEmulator } from "@sd/provider-emulator";
 import { testEnv } from "../src/testing/env";
 import { PrivateRedis } from "../src/testing/private-redis";
 import { ServiceProcess } from "../src/testing/processes";
+import { processCpuMs } from "./decisions/usage";
 
 const N = Number(process.env.HTTP_BENCH_N ?? 5000);
 const C = Number(process.env.HTTP_BENCH_C ?? 10);
 const ROUNDS = Number(process.env.HTTP_BENCH_ROUNDS ?? 3);
 const WARMUP = Math.min(1000, N);
 const PROFILE = process.env.SD_HTTP_BENCH_PROFILE === "1";
-const CLOCK_TICKS_PER_S = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim());
 
 /** CPU seconds a process has used (all its threads), from /proc/<pid>/stat. */
 function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command name, which is in parentheses and may hold spaces.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const [utime, stime] = [Number(fields[11]), Number(fields[12])];
-  return (utime + stime) / CLOCK_TICKS_PER_S;
+  const ms = processCpuMs(pid);
+  if (ms === null) throw new Error(`cannot read the CPU time of process ${pid} (it is gone, or this is not Linux)`);
+  return ms / 1000;
 }
+
 
 /** Commands Redis has run since it started, all kinds together (scripts count once each). */
 async function redisCommands(redis: Redis): Promise<number> {
