@@ -92,14 +92,13 @@ async function measure(dataDir: string, path: WritePath, concurrency: number): P
   const replayed = (await collection.countDocuments({})) === WARMUP + INSERTS;
   await collection.close();
 
-  const { p50 } = percentiles(latencies);
-  const sorted = latencies.sort((a, b) => a - b);
+  const { p50, p99 } = percentiles(latencies);
   return {
     path: path.name,
     concurrency,
     insertsPerSecond: (INSERTS / elapsed) * 1000,
     p50,
-    p99: sorted[Math.ceil(0.99 * sorted.length) - 1] ?? Number.NaN,
+    p99,
     cpuMsPerInsert: (cpu.user + cpu.system) / 1000 / INSERTS,
     flushesPerInsert: flushesBefore === null || flushesAfter === null ? null : (flushesAfter - flushesBefore) / INSERTS,
     replayed,

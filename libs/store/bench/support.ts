@@ -42,13 +42,19 @@ export function seededRandom(seed: number): { random: () => number; pick: <T>(it
 export interface Timing {
   p50: number;
   p95: number;
+  p99: number;
   runs: number;
 }
 
-export function percentiles(samples: number[]): Timing {
+/** The nearest-rank percentile `p` (0-100) of ascending `sorted` values (NaN when there are none). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+export function percentiles(samples: readonly number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-  return { p50: at(0.5), p95: at(0.95), runs: sorted.length };
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), runs: sorted.length };
 }
 
 /** Calls `run(0)` … `run(runs - 1)` one after another, timing each; returns the timings and the last answer. */

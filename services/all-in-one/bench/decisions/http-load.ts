@@ -1,6 +1,6 @@
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
-import { percentiles, type Percentiles } from "./stats";
+import { percentiles, type Timing } from "../../../../libs/store/bench/support";
 
 /** One HTTP answer as the load generator saw it. */
 export interface Answer {
@@ -83,7 +83,7 @@ export class PhaseRecord {
     return this.answered.length / this.seconds;
   }
 
-  latency(): Percentiles {
+  latency(): Timing {
     return percentiles(this.answered);
   }
 }

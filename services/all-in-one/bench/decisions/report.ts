@@ -1,7 +1,7 @@
 import type { ApiResult } from "./api-phases";
 import type { PhaseRecord } from "./http-load";
 import type { BenchOptions, Variant } from "./options";
-import { percentiles } from "./stats";
+import { percentiles } from "../../../../libs/store/bench/support";
 import { groupCpuMs, type UsageDelta } from "./usage";
 import type { ComparedRuns, MeteredRun, VariantResult } from "./variant-phases";
 
@@ -121,9 +121,9 @@ function overloadTable(result: VariantResult): string[] {
   return [
     `Overload at concurrency ${concurrency} (N=${record.answered.length + record.errors} decisions; MAX_IN_FLIGHT_DECISIONS=${maxInFlight}; a 503 is retried after its Retry-After)`,
     row("", w, ["count", "p50", "p99", "p99/p50", "decisions/s"]),
-    row("answered (200)", w, [String(answered.count), ms(answered.p50), ms(answered.p99), ratio(answered.p99, answered.p50), record.perSecond.toFixed(1)]),
-    row("refused (503)", w, [String(rejected.count), ms(rejected.p50), ms(rejected.p99)]),
-    row("each decision, waits after 503s included", w, [String(endToEnd.count), ms(endToEnd.p50), ms(endToEnd.p99), ratio(endToEnd.p99, endToEnd.p50)]),
+    row("answered (200)", w, [String(answered.runs), ms(answered.p50), ms(answered.p99), ratio(answered.p99, answered.p50), record.perSecond.toFixed(1)]),
+    row("refused (503)", w, [String(rejected.runs), ms(rejected.p50), ms(rejected.p99)]),
+    row("each decision, waits after 503s included", w, [String(endToEnd.runs), ms(endToEnd.p50), ms(endToEnd.p99), ratio(endToEnd.p99, endToEnd.p50)]),
     `  errors: ${errorsOf(record)}`,
     record.rejected.length === 0
       ? "  no 503: the gateway does not limit decisions in flight yet (MAX_IN_FLIGHT_DECISIONS is ignored), or the limit was never passed"
