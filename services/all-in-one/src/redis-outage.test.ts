@@ -80,6 +80,18 @@ async function expectRecovered(): Promise<void> {
   expect(service.child.exitCode).toBeNull();
 }
 
+/** Every request that needs Redis answers 503 'temporarily unavailable' within `boundMs`, and /ready 503 within a second. */
+async function expectUnavailable(boundMs: number) {
+  const answers = await askEverything();
+  for (const [name, answer] of Object.entries(answers)) {
+    expect([name, answer.status, answer.body]).toEqual([name, 503, UNAVAILABLE]);
+    expect(answer.ms, name).toBeLessThan(boundMs);
+  }
+  const probe = await ready();
+  expect(probe.status).toBe(503);
+  expect(probe.ms).toBeLessThan(REFUSED_BOUND_MS);
+}
+
 describe("Redis unreachable", () => {
   it("answers at once before the outage (the baseline the outage is measured against)", async () => {
     const answers = await askEverything();
@@ -89,14 +101,7 @@ describe("Redis unreachable", () => {
 
   it("stopped: every request that needs it answers 503 'temporarily unavailable' within a second, and /ready 503 within a second", async () => {
     await redis.stop("SIGTERM");
-    const answers = await askEverything();
-    for (const [name, answer] of Object.entries(answers)) {
-      expect([name, answer.status, answer.body]).toEqual([name, 503, UNAVAILABLE]);
-      expect(answer.ms, name).toBeLessThan(REFUSED_BOUND_MS);
-    }
-    const probe = await ready();
-    expect(probe.status).toBe(503);
-    expect(probe.ms).toBeLessThan(REFUSED_BOUND_MS);
+    await expectUnavailable(REFUSED_BOUND_MS);
   });
 
   it("stopped: a signed-in request answers 503 too (whether its session was signed out is kept in Redis, and no token is trusted unchecked); what needs no Redis still answers", async () => {
@@ -118,14 +123,7 @@ describe("Redis unreachable", () => {
   it("hung (SIGSTOP): every request that needs it answers 503 within the command timeout, and /ready 503 within a second", async () => {
     redis.pause();
     try {
-      const answers = await askEverything();
-      for (const [name, answer] of Object.entries(answers)) {
-        expect([name, answer.status, answer.body]).toEqual([name, 503, UNAVAILABLE]);
-        expect(answer.ms, name).toBeLessThan(HUNG_BOUND_MS);
-      }
-      const probe = await ready();
-      expect(probe.status).toBe(503);
-      expect(probe.ms).toBeLessThan(REFUSED_BOUND_MS);
+      await expectUnavailable(HUNG_BOUND_MS);
     } finally {
       redis.resume();
     }
