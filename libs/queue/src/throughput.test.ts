@@ -19,9 +19,9 @@ describe("live throughput figures", () => {
   it("counts the decisions written in the last whole second", async () => {
     const { recorder, reader } = figures();
     const t = 1_700_000_000_000;
-    await recorder.decisionWritten(t + 200);
-    await recorder.decisionWritten(t + 900);
-    await recorder.decisionWritten(t + 1100);
+    await recorder.decisionWritten([], t + 200);
+    await recorder.decisionWritten([], t + 900);
+    await recorder.decisionWritten([], t + 1100);
     expect((await reader.read(t + 1020)).decisions_per_second).toBe(2);
     expect((await reader.read(t + 2020)).decisions_per_second).toBe(1);
     expect((await reader.read(t + 3020)).decisions_per_second).toBe(0);
@@ -56,8 +56,12 @@ describe("live throughput figures", () => {
   it("gives each provider's votes, nearest-rank p50/p95 and error rate over the last minute only", async () => {
     const { recorder, reader } = figures();
     const t = Date.now();
-    await recorder.voteFinished("openai", "old:1", 9_999, false, t - THROUGHPUT_WINDOW_MS - 1);
-    for (let i = 1; i <= 20; i++) await recorder.voteFinished("openai", `job-${i}:1`, i * 10, i !== 20, t - 1000 + i);
+    await recorder.decisionWritten([{ provider: "openai", voteId: "old:1", latencyMs: 9_999, ok: false }], t - THROUGHPUT_WINDOW_MS - 1);
+    // Ten decisions of two openai votes each (a gossip round's second vote has its own id).
+    for (let d = 1; d <= 10; d++) {
+      const vote = (i: number) => ({ provider: "openai", voteId: `job-${i}:1`, latencyMs: i * 10, ok: i !== 20 });
+      await recorder.decisionWritten([vote(2 * d - 1), vote(2 * d)], t - 1000 + d);
+    }
     const { providers } = await reader.read(t);
     expect(providers.openai).toEqual({ votes: 20, latency_p50_ms: 100, latency_p95_ms: 190, error_rate: 0.05 });
     expect(providers.claude).toEqual({ votes: 0, latency_p50_ms: null, latency_p95_ms: null, error_rate: 0 });

@@ -11,14 +11,17 @@ import { AGGREGATE_QUEUE, voteQueueName, type ThroughputEvent } from "@sd/contra
  * - `<prefix>:throughput:finished:<unix second>`: a counter of decisions written in that second
  *   (INCR + EXPIRE, 120 s: long enough to be read the second after, short enough to stay small).
  * - `<prefix>:throughput:votes:<provider>`: a sorted set of the provider's finished votes scored
- *   by their end time (ms), member `<latency ms>:<ok|error>:<vote id>`; expiring a minute after
- *   the last vote, and trimmed to the last minute at most once a second per process (readers
- *   only look at the last minute, so older entries cost memory, never a wrong figure).
+ *   by the time their decision was written (ms), member `<latency ms>:<ok|error>:<vote id>`;
+ *   expiring a minute after the last vote, and trimmed to the last minute at most once a second
+ *   per process (readers only look at the last minute, so older entries cost memory, never a
+ *   wrong figure).
  * Decisions in flight are not recorded at all: they are the aggregate queue's unfinished jobs,
  * from enqueue until the decision is written, which BullMQ counts already.
  *
- * Commands per decision with P providers: aggregator 2 (INCR, EXPIRE), workers 2 per vote (ZADD,
- * PEXPIRE, and a ZREMRANGEBYSCORE once a second): 2 + 2P in 1 + P round trips.
+ * The aggregator records a decision and its votes together, in one round trip once the decision is
+ * written: INCR and EXPIRE, then per provider one ZADD and one PEXPIRE (and a ZREMRANGEBYSCORE
+ * once a second). The votes' own jobs record nothing, so no Redis round trip stands between a
+ * model's answer and the end of its vote.
  * Scores come from each process's clock: the figures assume clocks within a second of each other.
  */
 export const THROUGHPUT_WINDOW_MS = 60_000;
@@ -29,6 +32,15 @@ const IN_FLIGHT_STATES = ["waiting-children", "waiting", "active", "delayed", "p
 
 const finishedKey = (prefix: string, second: number) => `${prefix}:throughput:finished:${second}`;
 const votesKey = (prefix: string, provider: string) => `${prefix}:throughput:votes:${provider}`;
+
+/** A model's final vote as the throughput figures count it. */
+export interface FinishedVote {
+  provider: string;
+  /** Unique per vote (its job id and attempt), so two votes never share an entry. */
+  voteId: string;
+  latencyMs: number;
+  ok: boolean;
+}
 
 /** Records the throughput facts; a failure to record never fails a decision or a vote (it is reported to `onError`). */
 export class ThroughputRecorder {
@@ -41,20 +53,26 @@ export class ThroughputRecorder {
     private readonly onError: (error: unknown) => void = () => undefined,
   ) {}
 
-  /** The aggregator wrote a decision (counted once: a rerun of a written decision is not). */
-  async decisionWritten(now = Date.now()): Promise<void> {
+  /**
+   * The aggregator wrote a decision (counted once: a rerun of a written decision is not), with the
+   * votes its models returned (success or error; not those early quorum skipped).
+   */
+  async decisionWritten(votes: readonly FinishedVote[], now = Date.now()): Promise<void> {
     const key = finishedKey(this.prefix, Math.floor(now / 1000));
-    await this.run(this.redis.pipeline().incr(key).expire(key, FINISHED_TTL_SECONDS));
-  }
-
-  /** A provider's vote is final (success or error vote); `voteId` makes the entry unique (job id and attempt). */
-  async voteFinished(provider: string, voteId: string, latencyMs: number, ok: boolean, now = Date.now()): Promise<void> {
-    const key = votesKey(this.prefix, provider);
-    const member = `${Math.max(0, Math.round(latencyMs))}:${ok ? "ok" : "error"}:${voteId}`;
-    const pipeline = this.redis.pipeline().zadd(key, now, member).pexpire(key, THROUGHPUT_WINDOW_MS);
-    if (now - (this.trimmedAt.get(provider) ?? -Infinity) >= TRIM_EVERY_MS) {
-      this.trimmedAt.set(provider, now);
-      pipeline.zremrangebyscore(key, "-inf", `(${now - THROUGHPUT_WINDOW_MS}`);
+    const pipeline = this.redis.pipeline().incr(key).expire(key, FINISHED_TTL_SECONDS);
+    const byProvider = new Map<string, (string | number)[]>();
+    for (const vote of votes) {
+      const members = byProvider.get(vote.provider) ?? [];
+      members.push(now, `${Math.max(0, Math.round(vote.latencyMs))}:${vote.ok ? "ok" : "error"}:${vote.voteId}`);
+      byProvider.set(vote.provider, members);
+    }
+    for (const [provider, members] of byProvider) {
+      const votesOf = votesKey(this.prefix, provider);
+      pipeline.zadd(votesOf, ...members).pexpire(votesOf, THROUGHPUT_WINDOW_MS);
+      if (now - (this.trimmedAt.get(provider) ?? -Infinity) >= TRIM_EVERY_MS) {
+        this.trimmedAt.set(provider, now);
+        pipeline.zremrangebyscore(votesOf, "-inf", `(${now - THROUGHPUT_WINDOW_MS}`);
+      }
     }
     await this.run(pipeline);
   }

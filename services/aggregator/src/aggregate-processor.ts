@@ -1,18 +1,28 @@
 import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse } from "@sd/contracts";
 import { finalEvent, historyDecisionEvent, type LiveEvents } from "@sd/live";
-import type { DecisionSteps, ImageStash, Job, QuorumBoard, ThroughputRecorder } from "@sd/queue";
+import type { DecisionSteps, FinishedVote, ImageStash, Job, QuorumBoard, ThroughputRecorder } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { decisionsTotal, type Logger } from "@sd/telemetry";
 import { buildDecisionRecord } from "./decision-record";
-import { runEnsemble, type ProviderNames } from "./ensemble-driver";
+import { runEnsemble, type EnsembleOutcome, type ProviderNames } from "./ensemble-driver";
 
 export type { ProviderNames } from "./ensemble-driver";
+
+/** The votes the live throughput figures count: each one a worker returned, but not those early quorum skipped. */
+function finishedVotes({ calls, returned }: EnsembleOutcome): FinishedVote[] {
+  const votes: FinishedVote[] = [];
+  for (const [jobId, vote] of calls) {
+    if (!returned.has(jobId) || vote.status === "skipped") continue;
+    votes.push({ provider: vote.provider, voteId: `${jobId}:${vote.attempts}`, latencyMs: vote.latency_ms, ok: vote.status === "success" });
+  }
+  return votes;
+}
 
 export interface AggregateDeps {
   store: Store;
   images: ImageStash;
   live: LiveEvents;
-  /** The live throughput figures: decisions written per second. */
+  /** The live throughput figures: decisions written per second, and their votes. */
   throughput: ThroughputRecorder;
   names: ProviderNames;
   /** Adds a decision's later calls (gossip rounds, the judge) to its flow. */
@@ -64,7 +74,7 @@ export function createAggregateProcessor({ store, images, live, throughput, name
     const response = toDecisionResponse(stored);
     if (inserted) decisionsTotal.inc({ outcome: stored.final_decision === null ? "no_decision" : "decided" });
     // Counted once: a rerun of an already written decision is not counted again.
-    if (inserted) await throughput.decisionWritten();
+    if (inserted) await throughput.decisionWritten(finishedVotes(outcome));
     if (data.request_id) live.final(finalEvent(data.request_id, response));
     if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
     logger.info(

@@ -22,6 +22,8 @@ export type DecisionCalls = ReadonlyMap<string, Vote>;
 export interface EnsembleOutcome {
   result: EnsembleResult;
   calls: DecisionCalls;
+  /** Job ids of the calls whose worker returned a vote (the others failed for good: no latency to count). */
+  returned: ReadonlySet<string>;
   /** Early quorum: the providers whose round-1 votes were not needed (their answers, if any came, are not counted). */
   skipped: string[];
 }
@@ -46,10 +48,10 @@ const MAX_STEPS = 12;
  */
 export async function runEnsemble(job: Job<AggregateJob, DecisionResponse>, token: string, data: AggregateJob, deps: DriverDeps): Promise<EnsembleOutcome> {
   for (;;) {
-    const calls = await readCalls(job, data, deps.names);
+    const { calls, returned } = await readCalls(job, data, deps.names);
     const skipped = data.early_quorum ? ((await deps.board.skipped(data.decision_id)) ?? []) : [];
     const outcome = replay(data, calls, skipped, deps.names);
-    if ("result" in outcome) return { result: outcome.result, calls, skipped };
+    if ("result" in outcome) return { result: outcome.result, calls, returned, skipped };
     for (const call of outcome.next) announce(deps.live, data, call.data);
     // Throws (the job is parked) unless the calls finished already; then replay with their answers.
     await deps.steps.ask(job, token, outcome.next);
@@ -164,9 +166,13 @@ function announce(live: LiveEvents, data: AggregateJob, call: VoteJob): void {
 
 /**
  * Every call of the decision by job id: what each job returned, or an error vote for one that
- * failed for good (e.g. its worker crashed too often).
+ * failed for good (e.g. its worker crashed too often); and which of them a worker returned.
  */
-async function readCalls(job: Job<AggregateJob, DecisionResponse>, data: AggregateJob, names: ProviderNames): Promise<DecisionCalls> {
+async function readCalls(
+  job: Job<AggregateJob, DecisionResponse>,
+  data: AggregateJob,
+  names: ProviderNames,
+): Promise<{ calls: DecisionCalls; returned: ReadonlySet<string> }> {
   const [values, failures] = await Promise.all([job.getChildrenValues<Vote>(), job.getIgnoredChildrenFailures()]);
   const jobIdOf = (key: string) => key.slice(key.lastIndexOf(":") + 1);
   const calls = new Map<string, Vote>();
@@ -175,8 +181,12 @@ async function readCalls(job: Job<AggregateJob, DecisionResponse>, data: Aggrega
     const provider = providerOfJob(data, jobId);
     calls.set(jobId, voteWithoutAnswer({ provider, status: "error", error: reason, model_version: names.model(provider) }));
   }
-  for (const [key, vote] of Object.entries(values)) calls.set(jobIdOf(key), vote);
-  return calls;
+  const returned = new Set<string>();
+  for (const [key, vote] of Object.entries(values)) {
+    calls.set(jobIdOf(key), vote);
+    returned.add(jobIdOf(key));
+  }
+  return { calls, returned };
 }
 
 /** The provider a job id of this decision belongs to (ids may share a prefix: gemini, geminipro). */

@@ -2,7 +2,7 @@ import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd
 import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { ImageStash, QuorumBoard, ThroughputRecorder, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
+import { ImageStash, QuorumBoard, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 import { WorkerQuorum } from "./early-quorum";
 import { createVoteProcessor } from "./vote-processor";
@@ -18,9 +18,6 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   const connection = createRedis(env.REDIS_URL, "provider-worker");
   const live = new LiveEvents(connection, env.QUEUE_PREFIX);
   const images = new ImageStash(connection, env.QUEUE_PREFIX);
-  const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, (error) =>
-    logger.warn({ err: error }, "could not record a vote in the live throughput figures"),
-  );
   for (const config of providers) {
     if (config.price !== null || config.simulated) continue;
     // Said once, at start: the votes themselves just record 0.
@@ -37,7 +34,7 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   const workers: Worker<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createWorker<VoteJob, Vote>(
       voteQueueName(config.id),
-      createVoteProcessor(createProvider(config), images, live, throughput, logger.child({ provider: config.id }), backoff, quorum),
+      createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id }), backoff, quorum),
       {
         connection,
         prefix: env.QUEUE_PREFIX,

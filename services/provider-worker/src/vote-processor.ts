@@ -10,7 +10,6 @@ import {
   msUntilDeadline,
   type ImageStash,
   type Job,
-  type ThroughputRecorder,
   type voteBackoff,
 } from "@sd/queue";
 import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
@@ -27,7 +26,8 @@ import type { QuorumTicket, WorkerQuorum } from "./early-quorum";
  * could not be used was still billed, so its error vote carries them too; the failures BullMQ
  * retries (429, 5xx, timeouts) got no answer, so no attempt before the last has tokens to add.
  *
- * Each final vote's latency and outcome go to the live throughput figures (the admin room).
+ * Each final vote's latency and outcome reach the live throughput figures (the admin room) with
+ * its decision: the aggregator records them when it writes the decision.
  *
  * A vote has a total deadline, stamped by the gateway in the job (`vote_deadline_at`): each
  * attempt is cut when it comes, and a retry that would start after it (a long Retry-After, or
@@ -38,7 +38,6 @@ export function createVoteProcessor(
   provider: ModelProvider,
   images: ImageStash,
   live: LiveEvents,
-  throughput: ThroughputRecorder,
   logger: Logger,
   /** The worker's backoff (`voteBackoff`), to plan each retry against the deadline. */
   backoff: ReturnType<typeof voteBackoff>,
@@ -86,13 +85,12 @@ export function createVoteProcessor(
     return voteWithoutAnswer({ provider: id, status: "skipped", model_version: configuredModelVersion(provider.config), weight, latency_ms: Math.round(latencyMs), attempts });
   }
 
-  /** Tells the room, the throughput figures and early quorum about a final vote. */
+  /** Tells the room and early quorum about a final vote. */
   async function finish(data: VoteJob, vote: Vote): Promise<Vote> {
     if (data.request_id) {
       const event = voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote);
       live.modelProgress(data.task === "judge" ? { ...event, round: 0 } : event);
     }
-    if (vote.status !== "skipped") await throughput.voteFinished(id, `${data.decision_id}:${data.task ?? "vote"}:${data.round ?? 1}:${vote.attempts}`, vote.latency_ms, vote.status === "success");
     await quorum.report(data, vote);
     return vote;
   }
