@@ -19,6 +19,15 @@ export interface BoardState {
 /** How long a decision's board lives: longer than any decision waits (the image TTL bounds it too). */
 const BOARD_TTL_SECONDS = 3600;
 
+/** SET NX of the settlement and, only if this call set it, the cancel message; else the earlier settlement. */
+const SETTLE_SCRIPT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2], 'NX') then
+  if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[3]) end
+  return false
+end
+return redis.call('GET', KEYS[1])
+`;
+
 interface CancelMessage {
   decisionId: string;
   providers: string[];
@@ -59,16 +68,14 @@ export class QuorumBoard {
   /**
    * Settles the decision: `skipped` are not needed. The first settlement wins (a second worker
    * that found the same quorum a moment later gets the first one's list). The skipped providers'
-   * workers are told to cancel their calls.
+   * workers are told to cancel their calls, in the same round trip (one script: SET NX, then
+   * PUBLISH only if it was set), so a settlement is never left untold.
    */
   async settle(decisionId: string, skipped: readonly string[]): Promise<string[]> {
     const [, settledKey] = this.keys(decisionId);
-    const set = await this.redis.set(settledKey, JSON.stringify(skipped), "EX", BOARD_TTL_SECONDS, "NX");
-    if (set === null) return (await this.skipped(decisionId)) ?? [];
-    if (skipped.length > 0) {
-      await this.redis.publish(this.channel(), JSON.stringify({ decisionId, providers: [...skipped] } satisfies CancelMessage));
-    }
-    return [...skipped];
+    const message = skipped.length > 0 ? JSON.stringify({ decisionId, providers: [...skipped] } satisfies CancelMessage) : "";
+    const earlier = (await this.redis.eval(SETTLE_SCRIPT, 1, settledKey, JSON.stringify(skipped), BOARD_TTL_SECONDS, message, this.channel())) as string | null;
+    return earlier === null ? [...skipped] : (parseSkipped(earlier) ?? []);
   }
 
   /** The providers skipped by early quorum, or null while the decision is not settled. */

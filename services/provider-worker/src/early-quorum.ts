@@ -21,7 +21,7 @@ export class WorkerQuorum {
   constructor(private readonly board: QuorumBoard) {}
 
   async start(): Promise<void> {
-    await this.board.listen((decisionId, provider) => this.calls.get(key(decisionId, provider))?.abort());
+    await this.board.listen((decisionId, provider) => this.cancel(decisionId, [provider]));
   }
 
   /** Null when the vote is not needed any more; else a ticket whose signal cancels the call. Only for early-quorum votes. */
@@ -50,7 +50,14 @@ export class WorkerQuorum {
     const answered = new Set(board.answers.map((a) => a.provider));
     const pending = Object.keys(weights).filter((provider) => !answered.has(provider));
     const verdict = earlyQuorum({ categories: job.categories, weights, answers: board.answers, pending });
-    if (verdict.decided && verdict.skippable.length > 0) await this.board.settle(job.decision_id, verdict.skippable);
+    if (!verdict.decided || verdict.skippable.length === 0) return;
+    const skipped = await this.board.settle(job.decision_id, verdict.skippable);
+    // The board tells every worker process; the calls running here stop at once, without waiting for that message.
+    this.cancel(job.decision_id, skipped);
+  }
+
+  private cancel(decisionId: string, providers: readonly string[]): void {
+    for (const provider of providers) this.calls.get(key(decisionId, provider))?.abort();
   }
 
   async close(): Promise<void> {
