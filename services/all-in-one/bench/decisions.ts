@@ -11,7 +11,8 @@
  * decision of every process (/proc/<pid>/stat) and of Redis (INFO cpu); Redis commands per
  * decision (INFO commandstats); overload at BENCH_OVERLOAD_C with MAX_IN_FLIGHT_DECISIONS set
  * (503s and their Retry-After counted apart). Then, on one process: /v1/ensemble with a bearer
- * token against an API key, the key check alone, and early quorum against the second-fastest model.
+ * token against an API key, the key check alone, and early quorum against the direct baseline
+ * answering at the same quorum (the second-fastest model).
  *
  *   npm run bench
  *   BENCH_VARIANTS=one BENCH_N=200 npm run bench

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { API_KEY_HEADER, ApiKeySchema } from "@sd/contracts";
 import { signInByMail } from "../../src/testing/sign-in";
 import { SmtpCapture } from "../../src/testing/smtp-capture";
+import { BASELINE_PATH, BASELINE_QUORUM_PATH, BaselineResponseSchema } from "./baseline-contract";
 import { startDeployment } from "./deployment";
 import { LoadClient, measureDecisions, measurePair, type Answer, type PhaseRecord } from "./http-load";
 import { VENDOR_OF, type BenchProvider } from "./options";
@@ -16,8 +17,12 @@ export interface ApiResult {
   /** The key check alone: one history page through each, one request at a time. */
   bearerCheck: PhaseRecord;
   keyCheck: PhaseRecord;
-  /** /v1/ensemble with each model at its own latency: early quorum on (the /v1 default) and off. */
-  earlyQuorum: { on: PhaseRecord; off: PhaseRecord; latencies: Record<BenchProvider, number> };
+  /**
+   * /v1/ensemble with each model at its own latency: early quorum on (the /v1 default) and off;
+   * and the direct baseline on the same questions: answered at the quorum (the second-fastest
+   * model), and after all three calls.
+   */
+  earlyQuorum: { on: PhaseRecord; off: PhaseRecord; directQuorum: PhaseRecord; directAll: PhaseRecord; latencies: Record<BenchProvider, number> };
 }
 
 /** Throws unless the answer is a success (200, or 201 for a created key); returns its body. */
@@ -39,6 +44,7 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
   ctx.progress("api: starting the product (one process, with mail) and signing in");
   const deployment = await startDeployment("one", env);
   const client = new LoadClient(deployment.url, Math.max(options.c, 1));
+  const direct = new LoadClient(ctx.baseline.url, Math.max(options.c, 1));
   try {
     // One signed-in user with one API key: the bearer rows and the key rows are the same user's.
     const { tokens } = await signInByMail(deployment.url, smtp, "bench@example.com");
@@ -87,12 +93,26 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
         return answer.status === 200 && body?.ensemble_decision === "Approve" ? null : JSON.stringify(answer.body).slice(0, 300);
       },
     });
+    const directLoad = (path: string, answers: number) => ({
+      count: options.earlyQuorum.n,
+      concurrency: options.c,
+      send: (i: number) => direct.send("POST", path, { question: question(`${tag}-direct-${answers}`, i), categories: CATEGORIES }),
+      check: (answer: Answer) => {
+        const parsed = BaselineResponseSchema.safeParse(answer.body);
+        const agreed = parsed.success && parsed.data.categories.length === answers && parsed.data.categories.every((c) => c === "Approve");
+        return answer.status === 200 && agreed ? null : JSON.stringify(answer.body).slice(0, 300);
+      },
+    });
     await measureDecisions({ ...quorumLoad(true), count: Math.min(options.c, 10), failFast: true });
-    ctx.progress(`api: early quorum on and off (${options.earlyQuorum.n} each at concurrency ${options.c})`);
+    await measureDecisions({ ...directLoad(BASELINE_QUORUM_PATH, 2), count: Math.min(options.c, 10), failFast: true });
+    ctx.progress(`api: early quorum on and off, and directly (${options.earlyQuorum.n} each at concurrency ${options.c})`);
     const on = await measureDecisions(quorumLoad(true));
+    const directQuorum = await measureDecisions(directLoad(BASELINE_QUORUM_PATH, 2));
     const off = await measureDecisions(quorumLoad(false));
-    return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, earlyQuorum: { on, off, latencies } };
+    const directAll = await measureDecisions(directLoad(BASELINE_PATH, 3));
+    return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, earlyQuorum: { on, off, directQuorum, directAll, latencies } };
   } finally {
+    direct.close();
     client.close();
     await deployment.stop();
     await smtp.close();

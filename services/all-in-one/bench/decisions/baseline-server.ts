@@ -4,7 +4,7 @@
  * and connection settings as the product's provider workers (`createProvider` over the worker's
  * environment: keys, base URLs, timeouts), with no queue, no store and no live events. It pays an
  * HTTP request and the same body validation as the product, so the difference of the two is what
- * the pipeline adds. Deliberately plain `node:http`: the product's HTTP stack is part of what is
+ * the pipeline adds. A second endpoint (BASELINE_QUORUM_PATH) is early quorum done directly. Deliberately plain `node:http`: the product's HTTP stack is part of what is
  * measured.
  *
  *   node --import tsx services/all-in-one/bench/decisions/baseline-server.ts   (env: the product's, plus PORT)
@@ -13,8 +13,8 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadEnv, providersFromEnv, workerEnv } from "@sd/config";
 import { DecisionRequestSchema } from "@sd/contracts";
-import { createProvider } from "@sd/providers";
-import { BASELINE_LISTENING, BASELINE_PATH, type BaselineResponse } from "./baseline-contract";
+import { createProvider, type VoteInput } from "@sd/providers";
+import { BASELINE_LISTENING, BASELINE_PATH, BASELINE_QUORUM_PATH, type BaselineResponse } from "./baseline-contract";
 
 const env = loadEnv(workerEnv);
 const providers = providersFromEnv(env.PROVIDERS).map(createProvider);
@@ -26,16 +26,55 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * The three calls, answered once a majority agrees (the categories so far, in the order they
+ * came); the calls still running are aborted then. A failed call rejects unless the quorum is in.
+ */
+function untilQuorum(input: VoteInput): Promise<string[]> {
+  const needed = Math.floor(providers.length / 2) + 1;
+  const controller = new AbortController();
+  const answered: string[] = [];
+  const counts = new Map<string, number>();
+  return new Promise((resolve, reject) => {
+    let pending = providers.length;
+    const settle = (done: () => void) => {
+      pending -= 1;
+      if (controller.signal.aborted) return;
+      done();
+    };
+    for (const provider of providers) {
+      provider.vote(input, controller.signal).then(
+        (answer) =>
+          settle(() => {
+            answered.push(answer.category);
+            const count = (counts.get(answer.category) ?? 0) + 1;
+            counts.set(answer.category, count);
+            if (count >= needed || pending === 0) {
+              controller.abort();
+              resolve(answered);
+            }
+          }),
+        (error: unknown) =>
+          settle(() => {
+            controller.abort();
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }),
+      );
+    }
+  });
+}
+
 const server = createServer((req, res) => {
   const send = (status: number, body: unknown): void => {
     const text = JSON.stringify(body);
     res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
     res.end(text);
   };
-  if (req.method !== "POST" || req.url !== BASELINE_PATH) {
-    send(404, { detail: `only POST ${BASELINE_PATH}` });
+  if (req.method !== "POST" || (req.url !== BASELINE_PATH && req.url !== BASELINE_QUORUM_PATH)) {
+    send(404, { detail: `only POST ${BASELINE_PATH} or ${BASELINE_QUORUM_PATH}` });
     return;
   }
+  const quorum = req.url === BASELINE_QUORUM_PATH;
   void (async () => {
     const parsed = DecisionRequestSchema.safeParse(JSON.parse(await readBody(req)));
     if (!parsed.success) {
@@ -43,8 +82,9 @@ const server = createServer((req, res) => {
       return;
     }
     const { question, categories, images } = parsed.data;
-    const answers = await Promise.all(providers.map((provider) => provider.vote({ question, categories, images })));
-    send(200, { categories: answers.map((answer) => answer.category) } satisfies BaselineResponse);
+    const input = { question, categories, images };
+    const answered = quorum ? await untilQuorum(input) : (await Promise.all(providers.map((provider) => provider.vote(input)))).map((answer) => answer.category);
+    send(200, { categories: answered } satisfies BaselineResponse);
   })().catch((error: unknown) => send(502, { detail: error instanceof Error ? error.message : String(error) }));
 });
 

@@ -200,10 +200,10 @@ export function targetsReport(results: readonly VariantResult[], api: ApiResult 
     return `${rejected.length} ${yes(rejected.length > 0 && !retryAfter.has("none"))}`;
   });
   if (api) {
-    const { on, latencies } = api.earlyQuorum;
-    const second = Object.values(latencies).sort((a, b) => a - b)[1]!;
-    const v = on.latency().p50 - second;
-    lines.push(`  ${"early quorum p50 within 15 ms of the 2nd-fastest model".padEnd(w)}${cell(`${signedMs(v)} ${yes(v <= 15)}`)}  (one process)`);
+    // The second-fastest model as a plain client sees it at the same load: the direct quorum.
+    const { on, directQuorum } = api.earlyQuorum;
+    const v = on.latency().p50 - directQuorum.latency().p50;
+    lines.push(`  ${"early quorum p50 within 15 ms of the 2nd-fastest model".padEnd(w)}${cell(`${signedMs(v)} ${yes(v <= 15)}`)}  (one process, vs the direct quorum)`);
   }
   return lines.join("\n");
 }
@@ -225,11 +225,12 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
       "",
     ];
   };
-  const { on, off, latencies } = api.earlyQuorum;
+  const { on, off, directQuorum, directAll, latencies } = api.earlyQuorum;
   const sorted = Object.values(latencies).sort((a, b) => a - b);
-  const quorum = (name: string, record: PhaseRecord, reference: number) => {
+  const quorum = (name: string, record: PhaseRecord, model: number, direct?: PhaseRecord) => {
     const l = record.latency();
-    return row(name, w, [ms(l.p50, 1), ms(l.p95, 1), ms(l.p99, 1), signedMs(l.p50 - reference), errorsOf(record)]);
+    const vsDirect = direct ? signedMs(l.p50 - direct.latency().p50) : "";
+    return row(name, w, [ms(l.p50, 1), ms(l.p95, 1), ms(l.p99, 1), signedMs(l.p50 - model), vsDirect, errorsOf(record)]);
   };
   return [
     ...pair(
@@ -253,10 +254,14 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
     `Early quorum: /v1/ensemble with ${Object.entries(latencies)
       .map(([id, latency]) => `${id} at ${latency} ms`)
       .join(", ")}, all answering alike (N=${options.earlyQuorum.n} each, concurrency=${options.c})`,
-    row("", w, ["p50", "p95", "p99", "p50 - model", "errors"]),
-    quorum(`early_quorum: true (vs the 2nd-fastest, ${sorted[1]} ms)`, on, sorted[1]!),
-    quorum(`early_quorum: false (vs the slowest, ${sorted[2]} ms)`, off, sorted[2]!),
-    `  target: early quorum p50 within 15 ms of the second-fastest model`,
+    row("", w, ["p50", "p95", "p99", "p50 - model", "vs direct", "errors"]),
+    quorum(`early_quorum: true (model: the 2nd-fastest, ${sorted[1]} ms)`, on, sorted[1]!, directQuorum),
+    quorum(`direct quorum: answered when two calls agree`, directQuorum, sorted[1]!),
+    quorum(`early_quorum: false (model: the slowest, ${sorted[2]} ms)`, off, sorted[2]!, directAll),
+    quorum(`direct: all three calls (Promise.all)`, directAll, sorted[2]!),
+    `  target: early quorum p50 within 15 ms of the second-fastest model, as the direct quorum (same questions, same`,
+    `  concurrency, same SDK clients) answers it: "vs direct" of the first row. "p50 - model" adds what the SDK calls,`,
+    `  the emulator and the closed loop's bursts of ${options.c} requests cost the direct client too.`,
     "",
   ].join("\n");
 }
