@@ -27,6 +27,7 @@ const BenchEnvSchema = z.object({
   BENCH_MAX_IN_FLIGHT: count(),
   BENCH_WORKER_CONCURRENCY: count(),
   BENCH_CHECKS: count(),
+  BENCH_ROUNDS: count(),
   BENCH_EQ_N: count(),
   BENCH_CENSUS_N: count(0),
   BENCH_EQ_LATENCIES: z
@@ -71,6 +72,8 @@ export interface BenchOptions {
   /** Decisions each product start makes before anything is measured (connections, JIT, queues). */
   warmup: number;
   saturation: { c: number; n: number };
+  /** How many times each variant's latency and saturation pairs run: the targets use the medians (the machine's noise is about +-10%). */
+  rounds: number;
   overload: { c: number; n: number; maxInFlight: number };
   /** WORKER_CONCURRENCY and AGGREGATOR_CONCURRENCY of the product: enough that a pool size is not what is measured. */
   workerConcurrency: number;
@@ -107,6 +110,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     latencyMs: raw.BENCH_LATENCY_MS ?? 300,
     warmup: raw.BENCH_WARMUP ?? 100,
     saturation: { c: saturationC, n: raw.BENCH_SAT_N ?? 6 * saturationC },
+    rounds: raw.BENCH_ROUNDS ?? 1,
     overload: { c: overloadC, n: raw.BENCH_OVERLOAD_N ?? 3 * overloadC, maxInFlight: raw.BENCH_MAX_IN_FLIGHT ?? saturationC },
     workerConcurrency: raw.BENCH_WORKER_CONCURRENCY ?? Math.max(saturationC, 16),
     census: raw.BENCH_CENSUS_N ?? 50,

@@ -40,6 +40,8 @@ export interface VariantResult {
   labels: string[];
   latency: ComparedRuns;
   saturation: ComparedRuns;
+  /** Rounds 2 to BENCH_ROUNDS of the latency and saturation pairs (the CPU, Redis and profile figures are the first round's). */
+  moreRounds: { latency: ComparedRuns; saturation: ComparedRuns }[];
   /** Commands the product sent and ran inside scripts, from MONITOR (null with BENCH_CENSUS_N=0). */
   census: RedisCensus | null;
   overload: { record: PhaseRecord; concurrency: number; maxInFlight: number };
@@ -108,6 +110,7 @@ export async function benchVariant(ctx: BenchContext, variant: Variant): Promise
   let latency: ComparedRuns;
   let saturation: ComparedRuns;
   let census: RedisCensus | null = null;
+  const moreRounds: VariantResult["moreRounds"] = [];
   /** The saturation phase's pipeline run, the part of the profiles kept. */
   const window = { from: 0, to: 0 };
   try {
@@ -126,6 +129,12 @@ export async function benchVariant(ctx: BenchContext, variant: Variant): Promise
       );
     }
     saturation = await comparedRuns(ctx, main, "saturation", options.saturation.n, options.saturation.c, window);
+    for (let round = 2; round <= options.rounds; round++) {
+      moreRounds.push({
+        latency: await comparedRuns(ctx, main, `latency, round ${round}`, options.n, options.c),
+        saturation: await comparedRuns(ctx, main, `saturation, round ${round}`, options.saturation.n, options.saturation.c),
+      });
+    }
   } finally {
     await main.stop();
   }
@@ -158,6 +167,7 @@ export async function benchVariant(ctx: BenchContext, variant: Variant): Promise
     labels: main.processes.map((p) => p.label),
     latency,
     saturation,
+    moreRounds,
     census,
     overload: { record: overload, concurrency: overloadC, maxInFlight },
     profiles,
