@@ -24,7 +24,7 @@ function profilePaths(args: readonly string[]): string[] {
 function main(argv: readonly string[]): void {
   const topAt = argv.indexOf("--top");
   const top = topAt >= 0 ? Number(argv[topAt + 1]) : 30;
-  const paths = profilePaths(argv.filter((_, i) => i !== topAt && i !== topAt + 1));
+  const paths = profilePaths(topAt < 0 ? argv : argv.filter((_, i) => i !== topAt && i !== topAt + 1));
   if (paths.length === 0 || !Number.isInteger(top) || top < 1) {
     process.stderr.write("usage: profile-summary.ts <file.cpuprofile | directory>... [--top 30]\n");
     process.exit(2);
