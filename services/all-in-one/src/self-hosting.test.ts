@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gatewayEnv, loadEnv, providersFromEnv } from "@sd/config";
 import { API_KEY_HEADER, CLIENT_ROUTES } from "@sd/contracts";
@@ -7,6 +6,7 @@ import { startGateway, type Gateway } from "@sd/gateway";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { createLogger } from "@sd/telemetry";
 import { postJson } from "./testing/client";
+import { freePort } from "./testing/processes";
 import { testEnv } from "./testing/env";
 import { magicLinkToken } from "./testing/sign-in";
 import { SmtpCapture } from "./testing/smtp-capture";
@@ -21,17 +21,9 @@ let smtp: SmtpCapture;
 let stack: InProcessStack;
 let port: number;
 
-/** A port nothing listens on now, so the stack can be given a fixed PORT (as a self-hoster does). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port: free } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return free;
-}
-
 beforeAll(async () => {
   smtp = await SmtpCapture.start();
+  // A port nothing listens on now, so the stack can be given a fixed PORT (as a self-hoster does).
   port = await freePort();
   // As in docker compose or on a LAN server: every interface, one fixed port, behind at most one proxy, no PUBLIC_URL.
   stack = await startStack(testEnv(emulator.url, { SMTP_URL: smtp.url, HOST: "0.0.0.0", PORT: String(port), TRUST_PROXY: "1" }));
