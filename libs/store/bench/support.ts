@@ -1,7 +1,8 @@
 /**
- * What the decision benches (history.ts, admin-stats.ts) share: settings from the environment, a
- * seeded PRNG, timing, seeding the decisions journal directly, reading it back for a full-scan
- * baseline, a temp data dir, and printing the results table.
+ * What the benches share (the store's here, and services/all-in-one/bench): settings from the
+ * environment, a seeded PRNG, timing, percentiles and medians, a closed loop of concurrent users,
+ * seeding the decisions journal directly, reading it back for a full-scan baseline, a temp data
+ * dir, and printing the results table.
  */
 import type { StoredDecision } from "@sd/contracts";
 import { isDeepStrictEqual } from "node:util";
@@ -55,6 +56,25 @@ export function percentile(sorted: readonly number[], p: number): number {
 export function percentiles(samples: readonly number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
   return { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99), runs: sorted.length };
+}
+
+/** The median of `values` (the mean of the middle two for an even count; NaN when there are none). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Runs `task(i)` for i from 0 to count-1 with at most `concurrency` at once (a closed loop of `concurrency` users); returns the seconds it took. */
+export async function closedLoop(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+  return (performance.now() - started) / 1000;
 }
 
 /** Calls `run(0)` … `run(runs - 1)` one after another, timing each; returns the timings and the last answer. */

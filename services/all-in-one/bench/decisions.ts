@@ -10,8 +10,8 @@
  * Per variant: latency at concurrency BENCH_C; saturation at BENCH_SAT_C (decisions/s); CPU ms per
  * decision of every process (/proc/<pid>/stat) and of Redis (INFO cpu); Redis commands per
  * decision (INFO commandstats); overload at BENCH_OVERLOAD_C with MAX_IN_FLIGHT_DECISIONS set
- * (503s and their Retry-After counted apart). Then, on one process: /v1/ensemble with a bearer
- * token against an API key, the key check alone, and early quorum against the direct baseline
+ * (503s and their Retry-After counted apart). Then, on one process: the same decision with a
+ * bearer token (web endpoint) and with an API key (/v1/ensemble), the key check alone, and early quorum against the direct baseline
  * answering at the same quorum (the second-fastest model).
  *
  *   npm run bench
@@ -128,7 +128,6 @@ async function main(): Promise<void> {
 // Ctrl-C or a kill: no child process may outlive the benchmark, nor its keys stay in Redis.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => {
-    killEverything();
     void cleanup().finally(() => process.exit(130));
   });
 }

@@ -8,13 +8,13 @@
  *
  * The stack runs as its own process (as deployed, logging at info), against a Redis of its own,
  * so its CPU (utime + stime from /proc, less its idle rate) and the Redis commands it sends are
- * its alone; this process only generates the load. SD_HTTP_BENCH_PROFILE=1 also writes a CPU
+ * its alone; this process only generates the load. HTTP_BENCH_PROFILE=1 also writes a CPU
  * profile of the stack (node --cpu-prof) to the directory printed at the end.
  *
  *   npx tsx services/all-in-one/bench/http-stack.ts
  *   HTTP_BENCH_N=5000 HTTP_BENCH_C=10 HTTP_BENCH_ROUNDS=3 npx tsx services/all-in-one/bench/http-stack.ts
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
@@ -23,13 +23,14 @@ import { startEmulator } from "@sd/provider-emulator";
 import { testEnv } from "../src/testing/env";
 import { PrivateRedis } from "../src/testing/private-redis";
 import { ServiceProcess } from "../src/testing/processes";
+import { closedLoop, median, positiveInteger } from "../../../libs/store/bench/support";
 import { processCpuMs } from "./decisions/usage";
 
-const N = Number(process.env.HTTP_BENCH_N ?? 5000);
-const C = Number(process.env.HTTP_BENCH_C ?? 10);
-const ROUNDS = Number(process.env.HTTP_BENCH_ROUNDS ?? 3);
+const N = positiveInteger("HTTP_BENCH_N", 5000);
+const C = positiveInteger("HTTP_BENCH_C", 10);
+const ROUNDS = positiveInteger("HTTP_BENCH_ROUNDS", 3);
 const WARMUP = Math.min(1000, N);
-const PROFILE = process.env.SD_HTTP_BENCH_PROFILE === "1";
+const PROFILE = process.env.HTTP_BENCH_PROFILE === "1";
 
 /** CPU seconds a process has used (all its threads), from /proc/<pid>/stat. */
 function cpuSeconds(pid: number): number {
@@ -43,12 +44,6 @@ function cpuSeconds(pid: number): number {
 async function redisCommands(redis: Redis): Promise<number> {
   const info = await redis.info("commandstats");
   return [...info.matchAll(/calls=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 interface Scenario {
@@ -108,19 +103,7 @@ async function main(): Promise<void> {
       await body.dump();
       if (statusCode !== scenario.expectedStatus) throw new Error(`${scenario.name}: ${statusCode}, expected ${scenario.expectedStatus}`);
     };
-    const run = async (scenario: Scenario, count: number): Promise<number> => {
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: C }, async () => {
-          while (next < count) {
-            next++;
-            await send(scenario);
-          }
-        }),
-      );
-      return (performance.now() - started) / 1000;
-    };
+    const run = (scenario: Scenario, count: number): Promise<number> => closedLoop(count, C, () => send(scenario));
 
     // The first form of the hour is let through; every later one is past the limit.
     await send({ ...SCENARIOS[2]!, expectedStatus: 200 });
@@ -164,6 +147,7 @@ async function main(): Promise<void> {
     redis.disconnect();
     await emulator.close();
     await redisServer.close();
+    rmSync(vars.DATA_DIR!, { recursive: true, force: true });
   }
   if (profileDir) process.stdout.write(`\nCPU profile of the stack: ${profileDir}\n`);
 }

@@ -14,11 +14,12 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { GoogleGenerativeAI, SchemaType, type GenerativeModel } from "@google/generative-ai";
 import OpenAI from "openai";
-import { ServiceProcess } from "../src/testing/processes";
+import { closedLoop, positiveInteger } from "../../../libs/store/bench/support";
+import { startEmulatorProcess, stopProcess } from "./decisions/deployment";
 
-const N = Number(process.env.SDK_BENCH_N ?? 3000);
-const C = Number(process.env.SDK_BENCH_C ?? 20);
-const ROUNDS = Number(process.env.SDK_BENCH_ROUNDS ?? 3);
+const N = positiveInteger("SDK_BENCH_N", 3000);
+const C = positiveInteger("SDK_BENCH_C", 20);
+const ROUNDS = positiveInteger("SDK_BENCH_ROUNDS", 3);
 const WARMUP = 200;
 
 /**
@@ -41,19 +42,10 @@ interface Measured {
 
 /** `count` calls at concurrency C; the CPU this process spent on them and the wall time. */
 async function measure(call: () => Promise<unknown>, count: number): Promise<Measured> {
-  let next = 0;
   const cpu = process.cpuUsage();
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: C }, async () => {
-      while (next < count) {
-        next++;
-        await call();
-      }
-    }),
-  );
+  const seconds = await closedLoop(count, C, call);
   const used = process.cpuUsage(cpu);
-  return { calls: count, cpuMicros: used.user + used.system, seconds: (performance.now() - started) / 1000 };
+  return { calls: count, cpuMicros: used.user + used.system, seconds };
 }
 
 const add = (a: Measured, b: Measured): Measured => ({ calls: a.calls + b.calls, cpuMicros: a.cpuMicros + b.cpuMicros, seconds: a.seconds + b.seconds });
@@ -143,10 +135,9 @@ function sdkCall(vendor: Vendor, transport: Transport, emulatorUrl: string): () 
 }
 
 async function main(): Promise<void> {
-  const emulator = ServiceProcess.startScript("libs/provider-emulator/src/main.ts", { EMULATOR_PORT: "0", EMULATOR_LATENCY_MS: "0" });
+  const emulator = await startEmulatorProcess(0);
   try {
-    const line = await emulator.waitForLog((l) => typeof l.msg === "string" && l.msg.startsWith("provider emulator listening on"), "the emulator listened");
-    const emulatorUrl = line.msg!.replace("provider emulator listening on ", "").trim();
+    const emulatorUrl = emulator.url;
     const totals = new Map<string, Measured>();
     for (const vendor of VENDORS) {
       const calls = TRANSPORTS.map((transport) => ({ transport, call: sdkCall(vendor, transport, emulatorUrl) }));
@@ -177,7 +168,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${"".padEnd(11)}${"keep-alive / global".padEnd(42)}${`${(after! / before!).toFixed(2)}x`.padStart(12)}\n`);
     }
   } finally {
-    await emulator.stop();
+    await stopProcess(emulator);
   }
 }
 

@@ -7,7 +7,7 @@ import { startDeployment } from "./deployment";
 import { LoadClient, measureDecisions, measurePair, type Answer, type PhaseRecord } from "./http-load";
 import { VENDOR_OF, type BenchProvider } from "./options";
 import { productEnv } from "./product-env";
-import { CATEGORIES, question } from "./requests";
+import { CATEGORIES, question, shortly } from "./requests";
 import type { BenchContext } from "./variant-phases";
 
 export interface ApiResult {
@@ -27,7 +27,7 @@ export interface ApiResult {
 
 /** Throws unless the answer is a success (200, or 201 for a created key); returns its body. */
 function ok(answer: Answer, what: string): Record<string, unknown> {
-  if (answer.status < 200 || answer.status > 299) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+  if (answer.status < 200 || answer.status > 299) throw new Error(`${what} answered ${answer.status}: ${shortly(answer.body)}`);
   return answer.body as Record<string, unknown>;
 }
 
@@ -43,8 +43,8 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
   ctx.prefixes.add(env.QUEUE_PREFIX!);
   ctx.progress("api: starting the product (one process, with mail) and signing in");
   const deployment = await startDeployment("one", env);
-  const client = new LoadClient(deployment.url, Math.max(options.c, 1));
-  const direct = new LoadClient(ctx.baseline.url, Math.max(options.c, 1));
+  const client = new LoadClient(deployment.url, options.c);
+  const direct = new LoadClient(ctx.baseline.url, options.c);
   try {
     // One signed-in user with one API key: the bearer rows and the key rows are the same user's.
     const { tokens } = await signInByMail(deployment.url, smtp, "bench@example.com");
@@ -90,7 +90,7 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
         client.send("POST", "/v1/ensemble", { prompt: question(`${tag}-${earlyQuorum}`, i), valid_responses: CATEGORIES, early_quorum: earlyQuorum }, keyed),
       check: (answer: Answer) => {
         const body = answer.body as { ensemble_decision?: unknown } | null;
-        return answer.status === 200 && body?.ensemble_decision === "Approve" ? null : JSON.stringify(answer.body).slice(0, 300);
+        return answer.status === 200 && body?.ensemble_decision === "Approve" ? null : shortly(answer.body);
       },
     });
     const directLoad = (path: string, answers: number) => ({
@@ -100,7 +100,7 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
       check: (answer: Answer) => {
         const parsed = BaselineResponseSchema.safeParse(answer.body);
         const agreed = parsed.success && parsed.data.categories.length === answers && parsed.data.categories.every((c) => c === "Approve");
-        return answer.status === 200 && agreed ? null : JSON.stringify(answer.body).slice(0, 300);
+        return answer.status === 200 && agreed ? null : shortly(answer.body);
       },
     });
     await measureDecisions({ ...quorumLoad(true), count: Math.min(options.c, 10), failFast: true });

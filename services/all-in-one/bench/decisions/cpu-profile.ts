@@ -16,7 +16,7 @@ const ProfileNodeSchema = z.looseObject({
   hitCount: z.number().optional(),
   children: z.array(z.number()).optional(),
 });
-export const CpuProfileSchema = z.looseObject({
+const CpuProfileSchema = z.looseObject({
   nodes: z.array(ProfileNodeSchema),
   /** Microseconds of the monotonic clock (the same for every process on the machine). */
   startTime: z.number(),
@@ -41,7 +41,7 @@ export const profileClockUs = (): number => Number(process.hrtime.bigint() / 100
  * The samples of `profile` taken between `fromUs` and `toUs`: a profile of one phase, which still
  * opens in Chrome DevTools (hit counts recounted, per-line ticks dropped as they cover the whole run).
  */
-export function trimProfile(profile: CpuProfile, fromUs: number, toUs: number): CpuProfile {
+function trimProfile(profile: CpuProfile, fromUs: number, toUs: number): CpuProfile {
   const samples: number[] = [];
   const timeDeltas: number[] = [];
   const hits = new Map<number, number>();
@@ -87,7 +87,7 @@ export function keepPhase(rawDir: string, dir: string, names: ReadonlyMap<number
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
 
 /** Where a frame's code lives: an npm package, one of our files, a Node internal module, or V8 itself. */
-export function placeOf(frame: CallFrame): { where: string; ours: boolean } {
+function placeOf(frame: CallFrame): { where: string; ours: boolean } {
   const url = frame.url.replace(/\?.*$/, "");
   if (url === "") return { where: frame.functionName.startsWith("(") ? frame.functionName : `(native) ${frame.functionName || "anonymous"}`, ours: false };
   if (url.startsWith("node:")) return { where: url, ours: false };
@@ -97,7 +97,7 @@ export function placeOf(frame: CallFrame): { where: string; ours: boolean } {
   return path.startsWith(ROOT) ? { where: relative(ROOT, path), ours: true } : { where: path, ours: false };
 }
 
-export interface ProfileSummary {
+interface ProfileSummary {
   /** Sampled time, idle excluded, ms. */
   totalMs: number;
   /** Self time by package or file, ms, descending. */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { CONTROL_TOKEN_HEADER, type EmulatorRule } from "@sd/provider-emulator";
+import { stopWithin } from "../../src/testing/faults/process-control";
 import { freePort, ServiceProcess, waitUntilReady, type ENTRY } from "../../src/testing/processes";
 import { BASELINE_LISTENING } from "./baseline-contract";
 import type { Variant } from "./options";
@@ -33,10 +34,7 @@ function track(service: ServiceProcess, label: string, group: ProcessGroup): Ben
 
 /** SIGTERM (the services drain and exit; a profiled one writes its profile), then SIGKILL if it takes more than `graceMs`. */
 export async function stopProcess(target: BenchProcess, graceMs = 30_000): Promise<void> {
-  const exit = target.service.stop("SIGTERM");
-  const timer = setTimeout(() => void target.service.stop("SIGKILL"), graceMs);
-  await exit;
-  clearTimeout(timer);
+  await stopWithin(target.service, graceMs);
   started.delete(target.service);
 }
 

@@ -1,6 +1,6 @@
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
-import { percentiles, type Timing } from "../../../../libs/store/bench/support";
+import { closedLoop, percentiles, type Timing } from "../../../../libs/store/bench/support";
 
 /** One HTTP answer as the load generator saw it. */
 export interface Answer {
@@ -86,18 +86,6 @@ export class PhaseRecord {
   latency(): Timing {
     return percentiles(this.answered);
   }
-}
-
-/** Runs `task(i)` for i from 0 to count-1 with at most `concurrency` at once (a closed loop of `concurrency` users). */
-export async function closedLoop(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-  return (performance.now() - started) / 1000;
 }
 
 export interface DecisionLoad {

@@ -39,7 +39,7 @@ function socketInodes(pid: number): Set<string> {
 }
 
 /** Local ports of the TCP connections `pids` hold to `redisPort` (from /proc/net/tcp and tcp6). */
-export function connectionPorts(pids: readonly number[], redisPort: number): Set<number> {
+function connectionPorts(pids: readonly number[], redisPort: number): Set<number> {
   const inodes = new Set(pids.flatMap((pid) => [...socketInodes(pid)]));
   const ports = new Set<number>();
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {

@@ -14,7 +14,8 @@ export const decideThroughPipeline = (client: LoadClient, phase: string) => (i: 
 export const decideDirectly = (client: LoadClient, phase: string) => (i: number) =>
   client.send("POST", BASELINE_PATH, { question: question(phase, i), categories: CATEGORIES });
 
-const shortly = (body: unknown): string => JSON.stringify(body).slice(0, 300);
+/** A body cut short for an error message. */
+export const shortly = (body: unknown): string => JSON.stringify(body).slice(0, 300);
 
 /** A complete decision of the pipeline: 200 with all three votes. */
 export function pipelineAnswered(answer: Answer): string | null {

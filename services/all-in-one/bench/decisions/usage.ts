@@ -35,7 +35,7 @@ export function processCpuMs(pid: number): number | null {
 }
 
 /** One reading of every counter the tables use. */
-export interface UsageSnapshot {
+interface UsageSnapshot {
   cpuMs: Map<number, number | null>;
   loadGeneratorCpuMs: number;
   redisCpuMs: number;
@@ -103,7 +103,7 @@ export class UsageMeter {
   }
 }
 
-export function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: readonly MeteredProcess[]): UsageDelta {
+function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: readonly MeteredProcess[]): UsageDelta {
   const cpu: UsageDelta["cpu"] = { product: new Map(), baseline: new Map(), emulator: new Map() };
   for (const p of processes) {
     const start = before.cpuMs.get(p.pid);
