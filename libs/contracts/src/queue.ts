@@ -108,7 +108,8 @@ export type AggregateJob = z.infer<typeof AggregateJobSchema>;
 /**
  * The aggregator's word to the gateways that a decision is finished: its response once it is
  * written, or why it failed for good. Published on the decision-outcomes channel (see
- * `DecisionOutcomes` in libs/queue), so a waiting request is answered without polling the queue.
+ * libs/queue/src/decision-outcomes.ts), so a waiting request is answered as soon as it is published;
+ * the queue is read only for waits that outlast a few seconds or a Redis reconnect.
  */
 export const DecisionOutcomeSchema = z.discriminatedUnion("ok", [
   z.object({ decision_id: z.string(), ok: z.literal(true), response: DecisionResponseSchema }),

@@ -60,7 +60,7 @@ interface Wait {
 export interface PendingDecision {
   /** The aggregator's result; rejects like `waitForDecision`. */
   readonly result: Promise<DecisionResponse>;
-  /** The decision is enqueued: from now on, a flow missing after a reconnect is a lost one. */
+  /** The decision is enqueued: from now on, a flow found missing (after a reconnect, or by the check of long waits) is a lost one. */
   enqueued(): void;
   /** The decision was not enqueued after all: stop waiting (`result` then never settles). */
   cancel(): void;
@@ -78,7 +78,7 @@ export interface DecisionInFlight {
 /**
  * The gateway's side of the pipeline: one BullMQ flow per decision (a parent on the aggregate
  * queue, one child vote per provider) and a wait for the aggregator's result, which arrives on the
- * decision-outcomes channel (see `DecisionOutcomes`). Jobs carry image references (see ImageStash),
+ * decision-outcomes channel (see decision-outcomes.ts). Jobs carry image references (see ImageStash),
  * never image bytes.
  */
 export class DecisionFlow {
@@ -194,9 +194,9 @@ export class DecisionFlow {
 
   /**
    * Starts waiting for a decision that is about to be enqueued. Listening first means its outcome
-   * cannot be missed, so nothing needs to be read from the queue: the cheap path of a new decision.
-   * Rejects with the job's failure, a `DecisionTimeoutError` after `timeoutMs`, or a
-   * `DecisionLostError` when its flow is gone after a reconnect.
+   * cannot be missed, so the queue is not read unless the wait outlasts `sweepMs` or Redis
+   * reconnects: the cheap path of a new decision. Rejects with the job's failure, a
+   * `DecisionTimeoutError` after `timeoutMs`, or a `DecisionLostError` when its flow is found gone.
    */
   listen(decisionId: string, timeoutMs: number): PendingDecision {
     const { wait, result } = this.open(decisionId, timeoutMs);
@@ -217,8 +217,9 @@ export class DecisionFlow {
    */
   async waitForDecision(decisionId: string, timeoutMs: number): Promise<DecisionResponse> {
     await this.ready();
-    // Taken as enqueued: after a reconnect, a flow that is not there is a lost one. At first it
-    // may not be enqueued yet (a concurrent request with the same idempotency key is about to).
+    // Taken as enqueued: on later checks (a reconnect, a long wait) a flow that is not there is a
+    // lost one. At first it may not be enqueued yet (a concurrent request with the same
+    // idempotency key is about to), so the first look does not count a missing one as lost.
     const { wait, result } = this.open(decisionId, timeoutMs, true);
     // Listen first, then look: an outcome published in between is heard by one or the other.
     if (wait) this.check(wait, false).catch((error: Error) => wait.abort(error));
@@ -264,21 +265,22 @@ export class DecisionFlow {
   }
 
   /**
-   * Reads a waited-for decision's state from the queue and settles the wait if it finished. With
-   * `missingIsLost` (after a reconnect, once the decision was enqueued) a flow that is not there
-   * was lost: Redis restarted without persistence.
+   * Reads a waited-for decision's job and settles the wait if it finished. With `missingIsLost`
+   * (once the decision is known to be enqueued) a flow that is not there was lost: Redis restarted
+   * without persistence. One read of the job's hash: BullMQ stamps `finishedOn` in the same script
+   * that stores the return value (completed) or the failure (failed for good; an attempt it
+   * retries gets no `finishedOn`), so a job read with it carries its result.
    */
   private async check(wait: Wait, missingIsLost = wait.enqueued): Promise<void> {
-    if (missingIsLost && !(await Job.fromId(this.aggregate, wait.decisionId))) {
-      return wait.abort(new DecisionLostError(wait.decisionId));
-    }
-    // The state first, then the job: a job read before it finished would carry no result yet.
-    const state = await this.aggregate.getJobState(wait.decisionId);
-    if (state !== "completed" && state !== "failed") return;
     const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, wait.decisionId);
-    if (!job) return;
+    if (!job) {
+      if (missingIsLost) wait.abort(new DecisionLostError(wait.decisionId));
+      return;
+    }
+    if (!job.finishedOn) return;
+    // The aggregator always returns the decision; a job with no return value failed for good.
     wait.settle(
-      state === "completed"
+      job.returnvalue != null
         ? { decision_id: wait.decisionId, ok: true, response: job.returnvalue }
         : { decision_id: wait.decisionId, ok: false, reason: job.failedReason },
     );
