@@ -12,9 +12,9 @@ import { createWorker, type WorkerSettings } from "./workers";
  * So a gateway always listens before it enqueues or looks, and after every reconnect it reads the
  * state of each decision it waits for from the queue (see `DecisionFlow`).
  */
-export const decisionOutcomesChannel = (prefix: string): string => `${prefix}:decision-outcomes`;
+const decisionOutcomesChannel = (prefix: string): string => `${prefix}:decision-outcomes`;
 
-export function encodeOutcome(outcome: DecisionOutcome): string {
+function encodeOutcome(outcome: DecisionOutcome): string {
   return `${outcome.decision_id}\n${JSON.stringify(outcome)}`;
 }
 

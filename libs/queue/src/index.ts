@@ -1,7 +1,8 @@
 export * from "./redis";
 export * from "./vote-policy";
 export * from "./decision-flow";
-export * from "./decision-outcomes";
+// The outcome channel's encoding stays inside libs/queue (DecisionFlow hears it); the aggregator only needs its worker.
+export { createAggregateWorker } from "./decision-outcomes";
 export * from "./decision-steps";
 export * from "./quorum-board";
 export * from "./image-stash";
