@@ -3,6 +3,8 @@ import type { Redis } from "ioredis";
 import { AGGREGATE_QUEUE, voteQueueName } from "@sd/contracts";
 
 const STATES = ["waiting", "active", "delayed", "failed", "waiting-children"] as const;
+/** The aggregate job's states from enqueue until the decision is written (retries of the write included). */
+const IN_FLIGHT_STATES = ["waiting-children", "waiting", "active", "delayed", "prioritized"] as const;
 export type QueueCounts = Record<string, Record<(typeof STATES)[number], number>>;
 
 /** What the admin's system health reads about one queue (all measured in Redis, so right across replicas). */
@@ -15,12 +17,26 @@ export interface QueueActivity {
   oldestWaitingMs: number | null;
 }
 
-/** Reads job counts of the aggregate queue and each provider's vote queue (for /metrics, /ready and system health). */
+/** Reads job counts of the aggregate queue and each provider's vote queue (for /metrics, /ready, system health and live throughput). */
 export class QueueInspector {
   private readonly queues: Queue[];
+  /** Its unfinished jobs are the decisions in flight: enqueued, not yet written. */
+  private readonly aggregate: Queue;
 
   constructor(connection: Redis, prefix: string, providers: readonly string[]) {
     this.queues = [AGGREGATE_QUEUE, ...providers.map(voteQueueName)].map((name) => new Queue(name, { connection, prefix }));
+    this.aggregate = this.queues[0]!;
+  }
+
+  /** Jobs waiting for a worker, per queue name. */
+  async waiting(): Promise<Record<string, number>> {
+    return Object.fromEntries(await Promise.all(this.queues.map(async (queue) => [queue.name, await queue.getWaitingCount()] as const)));
+  }
+
+  /** Decisions enqueued and not yet written: the aggregate queue's unfinished jobs (BullMQ counts them already). */
+  async decisionsInFlight(): Promise<number> {
+    const counts = await this.aggregate.getJobCounts(...IN_FLIGHT_STATES);
+    return Object.values(counts).reduce((sum, count) => sum + count, 0);
   }
 
   async counts(): Promise<QueueCounts> {

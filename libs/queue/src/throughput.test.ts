@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { Queue, Worker } from "bullmq";
 import { AGGREGATE_QUEUE } from "@sd/contracts";
+import { QueueInspector } from "./queue-depth";
 import { ThroughputReader, ThroughputRecorder, THROUGHPUT_WINDOW_MS } from "./throughput";
 
 const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
@@ -11,13 +12,14 @@ afterAll(() => redis.disconnect());
 /** A recorder and a reader on their own key prefix; `now` is passed explicitly, so no test waits. */
 function figures() {
   const prefix = `sdtest-throughput-${randomUUID().slice(0, 8)}`;
-  const reader = new ThroughputReader(redis, prefix, ["openai", "claude"]);
-  return { prefix, recorder: new ThroughputRecorder(redis, prefix), reader };
+  const queues = new QueueInspector(redis, prefix, ["openai", "claude"]);
+  const reader = new ThroughputReader(redis, prefix, ["openai", "claude"], queues);
+  return { prefix, recorder: new ThroughputRecorder(redis, prefix), reader, queues };
 }
 
 describe("live throughput figures", () => {
   it("counts the decisions written in the last whole second", async () => {
-    const { recorder, reader } = figures();
+    const { recorder, reader, queues } = figures();
     const t = 1_700_000_000_000;
     await recorder.decisionWritten([], t + 200);
     await recorder.decisionWritten([], t + 900);
@@ -25,11 +27,11 @@ describe("live throughput figures", () => {
     expect((await reader.read(t + 1020)).decisions_per_second).toBe(2);
     expect((await reader.read(t + 2020)).decisions_per_second).toBe(1);
     expect((await reader.read(t + 3020)).decisions_per_second).toBe(0);
-    await reader.close();
+    await queues.close();
   });
 
   it("counts as in flight every decision whose aggregate job is not finished, and none that is", async () => {
-    const { prefix, reader } = figures();
+    const { prefix, reader, queues } = figures();
     const queue = new Queue(AGGREGATE_QUEUE, { connection: redis, prefix });
     const workerConnection = redis.duplicate({ maxRetriesPerRequest: null });
     try {
@@ -49,12 +51,12 @@ describe("live throughput figures", () => {
       await queue.obliterate({ force: true });
       await queue.close();
       workerConnection.disconnect();
-      await reader.close();
+      await queues.close();
     }
   });
 
   it("gives each provider's votes, nearest-rank p50/p95 and error rate over the last minute only", async () => {
-    const { recorder, reader } = figures();
+    const { recorder, reader, queues } = figures();
     const t = Date.now();
     await recorder.decisionWritten([{ provider: "openai", voteId: "old:1", latencyMs: 9_999, ok: false }], t - THROUGHPUT_WINDOW_MS - 1);
     // Ten decisions of two openai votes each (a gossip round's second vote has its own id).
@@ -65,6 +67,6 @@ describe("live throughput figures", () => {
     const { providers } = await reader.read(t);
     expect(providers.openai).toEqual({ votes: 20, latency_p50_ms: 100, latency_p95_ms: 190, error_rate: 0.05 });
     expect(providers.claude).toEqual({ votes: 0, latency_p50_ms: null, latency_p95_ms: null, error_rate: 0 });
-    await reader.close();
+    await queues.close();
   });
 });

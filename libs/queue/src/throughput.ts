@@ -1,6 +1,6 @@
-import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { AGGREGATE_QUEUE, voteQueueName, type ThroughputEvent } from "@sd/contracts";
+import type { ThroughputEvent } from "@sd/contracts";
+import type { QueueInspector } from "./queue-depth";
 
 /**
  * Live throughput figures, kept in Redis so every gateway reads the same numbers whichever
@@ -27,8 +27,6 @@ import { AGGREGATE_QUEUE, voteQueueName, type ThroughputEvent } from "@sd/contra
 export const THROUGHPUT_WINDOW_MS = 60_000;
 const FINISHED_TTL_SECONDS = 120;
 const TRIM_EVERY_MS = 1000;
-/** The aggregate job's states from enqueue until the decision is written (retries of the write included). */
-const IN_FLIGHT_STATES = ["waiting-children", "waiting", "active", "delayed", "prioritized"] as const;
 
 const finishedKey = (prefix: string, second: number) => `${prefix}:throughput:finished:${second}`;
 const votesKey = (prefix: string, provider: string) => `${prefix}:throughput:votes:${provider}`;
@@ -96,18 +94,13 @@ function percentile(sorted: readonly number[], q: number): number | null {
 
 /** Reads the figures of the admin room's throughput event. */
 export class ThroughputReader {
-  private readonly queues: Queue[];
-  /** Its unfinished jobs are the decisions in flight: enqueued, not yet written. */
-  private readonly aggregate: Queue;
-
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly providers: readonly string[],
-  ) {
-    this.queues = [AGGREGATE_QUEUE, ...providers.map(voteQueueName)].map((name) => new Queue(name, { connection: redis, prefix }));
-    this.aggregate = this.queues[0]!;
-  }
+    /** The queues' counts: jobs waiting, and decisions in flight. */
+    private readonly queues: QueueInspector,
+  ) {}
 
   /**
    * The figures at `now`: decisions finished in the last whole second, decisions in flight, jobs
@@ -117,11 +110,7 @@ export class ThroughputReader {
   async read(now = Date.now()): Promise<ThroughputEvent> {
     const pipeline = this.redis.pipeline().get(finishedKey(this.prefix, Math.floor(now / 1000) - 1));
     for (const provider of this.providers) pipeline.zrangebyscore(votesKey(this.prefix, provider), now - THROUGHPUT_WINDOW_MS, "+inf");
-    const [results, waiting, unfinished] = await Promise.all([
-      pipeline.exec(),
-      Promise.all(this.queues.map(async (queue) => [queue.name, await queue.getWaitingCount()] as const)),
-      this.aggregate.getJobCounts(...IN_FLIGHT_STATES),
-    ]);
+    const [results, waiting, inFlight] = await Promise.all([pipeline.exec(), this.queues.waiting(), this.queues.decisionsInFlight()]);
     const values = (results ?? []).map(([error, value]) => {
       if (error) throw error;
       return value;
@@ -147,13 +136,9 @@ export class ThroughputReader {
     return {
       at: new Date(now).toISOString(),
       decisions_per_second: Number(values[0] ?? 0),
-      decisions_in_flight: Object.values(unfinished).reduce((sum, count) => sum + count, 0),
-      queue_waiting: Object.fromEntries(waiting),
+      decisions_in_flight: inFlight,
+      queue_waiting: waiting,
       providers,
     };
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.queues.map((queue) => queue.close()));
   }
 }

@@ -88,9 +88,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   // Listen only once both answer: the first requests must not meet a connection still opening.
   await Promise.all([whenReady(redis), whenReady(imageRedis), flow.ready()]);
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
-  // A decision still in flight after this long was lost (a crash between enqueue and write): past
-  // the HTTP wait and the aggregator's retries, with room for votes retried after the wait ended.
-  const throughputReader = new ThroughputReader(redis, env.QUEUE_PREFIX, env.PROVIDERS);
+  const throughputReader = new ThroughputReader(redis, env.QUEUE_PREFIX, env.PROVIDERS, queues);
   const decisions = new DecisionService({
     flow,
     images: new ImageStash(imageRedis, env.QUEUE_PREFIX),
@@ -178,7 +176,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       http.closeIdleConnections();
       await flow.drain(env.DECISION_TIMEOUT_MS);
       await live.close();
-      await Promise.all([flow.close(), queues.close(), throughputReader.close(), queueView.close()]);
+      await Promise.all([flow.close(), queues.close(), queueView.close()]);
       redis.disconnect();
       imageRedis.disconnect();
       liveRedis.disconnect();
