@@ -30,6 +30,16 @@ export function createRequestRedis(url: string, name: string, commandTimeoutMs: 
   });
 }
 
+const DELETE_IF_EQUAL = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
+
+/**
+ * Deletes `key` only while it still holds `value`, in one atomic step: a claim is released by the
+ * request that made it, never one a later request made after it expired. True when it was deleted.
+ */
+export async function deleteIfEqual(redis: Redis, key: string, value: string): Promise<boolean> {
+  return (await redis.eval(DELETE_IF_EQUAL, 1, key, value)) === 1;
+}
+
 /** Resolves once the connection is ready for commands (a request-path connection refuses them until then). */
 export function whenReady(redis: Redis): Promise<void> {
   if (redis.status === "ready") return Promise.resolve();

@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { DecisionLostError, DecisionTimeoutError, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
+import { DecisionLostError, DecisionTimeoutError, deleteIfEqual, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
 import { HttpError } from "./http/errors";
 
@@ -66,10 +66,10 @@ export interface StartedDecision {
 }
 
 /**
- * Turns a validated request into a queued decision (`submit`) and waits for its result (`wait`),
- * so plain HTTP clients need no socket; socket clients watch the same decision live in their
- * request's room. The two halves are separate so a `/v1` caller can submit now and poll later,
- * and a retried request can wait for a decision another request submitted.
+ * Turns a validated request into a queued decision and its result to come (`start`: the wait
+ * begins before the enqueue), so plain HTTP clients need no socket; socket clients watch the same
+ * decision live in their request's room. `submit` queues without waiting, so a `/v1` caller can
+ * poll later, and `wait` lets a retried request wait for a decision another request submitted.
  * The images are stored once, by reference: the jobs carry only their keys.
  */
 export class DecisionService {
@@ -82,7 +82,7 @@ export class DecisionService {
     return this.deps.ensemble;
   }
 
-  /** The web endpoints: submit, then wait for the result (never through an API key; early quorum only when asked for). */
+  /** The web endpoints: start, and answer with the result (never through an API key; early quorum only when asked for). */
   async decide(request: DecisionRequest, requester: Omit<Requester, "apiKeyId">): Promise<DecisionResponse> {
     const { result } = await this.start(request, { ...requester, apiKeyId: null }, { earlyQuorumByDefault: false });
     return result;
@@ -234,8 +234,7 @@ export class DecisionService {
 
   /** Frees a request id whose decision was never enqueued, if it still names that decision. */
   private async releaseRequestId(requestId: string, decisionId: string): Promise<void> {
-    const key = this.requestIdKey(requestId);
-    if ((await this.deps.redis.get(key)) === decisionId) await this.deps.redis.del(key);
+    await deleteIfEqual(this.deps.redis, this.requestIdKey(requestId), decisionId);
   }
 
   private requestIdKey(requestId: string): string {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Request } from "express";
 import { V1_HEADERS } from "@sd/contracts";
-import type { Redis } from "@sd/queue";
+import { deleteIfEqual, type Redis } from "@sd/queue";
 import { HttpError } from "../http/errors";
 
 /** How long a retried request with the same Idempotency-Key returns the first decision. */
@@ -33,9 +33,6 @@ interface IdempotencyRecord {
   decision_id: string;
 }
 
-// Deletes the record only while it still names the decision that failed to start.
-const RELEASE = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
-
 /**
  * Idempotency records of `/v1` requests, per API key, in Redis for 24 hours: the first request
  * with a key stores its body hash and decision id (SET NX, so of two concurrent requests exactly
@@ -65,7 +62,8 @@ export class IdempotencyRecords {
   /** Forgets a claim whose decision could not be submitted, so a retry runs it instead of waiting for nothing. */
   async release(apiKeyId: string, idempotencyKey: string, bodyHash: string, decisionId: string): Promise<void> {
     const record = JSON.stringify({ body_hash: bodyHash, decision_id: decisionId } satisfies IdempotencyRecord);
-    await this.redis.eval(RELEASE, 1, this.key(apiKeyId, idempotencyKey), record);
+    // Only while the record still names the decision that failed to start.
+    await deleteIfEqual(this.redis, this.key(apiKeyId, idempotencyKey), record);
   }
 
   private key(apiKeyId: string, idempotencyKey: string): string {
