@@ -73,8 +73,9 @@ export function createAggregateProcessor({ store, images, live, throughput, name
     await images.delete(data.images);
     const response = toDecisionResponse(stored);
     if (inserted) decisionsTotal.inc({ outcome: stored.final_decision === null ? "no_decision" : "decided" });
-    // Counted once: a rerun of an already written decision is not counted again.
-    if (inserted) await throughput.decisionWritten(finishedVotes(outcome));
+    // Counted once: a rerun of an already written decision is not counted again. Not awaited: the
+    // figures never hold up the answer (a failure to record is reported by the recorder itself).
+    if (inserted) void throughput.decisionWritten(finishedVotes(outcome));
     if (data.request_id) live.final(finalEvent(data.request_id, response));
     if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
     logger.info(
