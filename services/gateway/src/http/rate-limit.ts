@@ -64,6 +64,8 @@ class RedisStoreRememberingRefusals implements Store {
   readonly localKeys = false;
   readonly #redis: RedisStore;
   readonly #refused = new Map<string, { totalHits: number; resetTime: Date }>();
+  /** No remembered entry expires before this (ms): while the map is full, no scan can free room sooner. */
+  #nothingExpiresBefore = 0;
   #limit = Number.POSITIVE_INFINITY;
 
   constructor(redis: RedisStore) {
@@ -111,8 +113,16 @@ class RedisStoreRememberingRefusals implements Store {
   #remember(key: string, totalHits: number, resetTime: Date): void {
     if (this.#refused.size >= MAX_REMEMBERED_REFUSALS) {
       const now = Date.now();
-      for (const [known, entry] of this.#refused) if (entry.resetTime.getTime() <= now) this.#refused.delete(known);
-      // Still full of live entries (many clients past their limits at once): count this one in Redis.
+      // Full of live entries (many clients past their limits at once): count this one in Redis,
+      // without scanning again before one of them can have expired.
+      if (now < this.#nothingExpiresBefore) return;
+      let earliest = Number.POSITIVE_INFINITY;
+      for (const [known, entry] of this.#refused) {
+        const reset = entry.resetTime.getTime();
+        if (reset <= now) this.#refused.delete(known);
+        else earliest = Math.min(earliest, reset);
+      }
+      this.#nothingExpiresBefore = earliest;
       if (this.#refused.size >= MAX_REMEMBERED_REFUSALS) return;
     }
     this.#refused.set(key, { totalHits, resetTime });
