@@ -30,7 +30,11 @@ export const V1EnsembleRequestSchema = z.object({
 });
 export type V1EnsembleRequest = z.input<typeof V1EnsembleRequestSchema>;
 
-/** What became of a model's vote: counted, failed, or not awaited because early quorum had decided. */
+/**
+ * What became of a model's vote: counted, failed, or not awaited because early quorum had decided.
+ * The public API's own list, mapped from the stored vote in routes/v1.ts (`voteStatus`), so a new
+ * internal status cannot reach clients before this contract names it.
+ */
 export const V1_VOTE_STATUSES = ["success", "error", "skipped"] as const;
 export type V1VoteStatus = (typeof V1_VOTE_STATUSES)[number];
 
