@@ -144,11 +144,12 @@ async function evaluate(emulator: Emulator, questions: readonly LabQuestion[], c
     }
     const panels: PanelRuns[] = [];
     for (const panel of CHOSEN_PANELS) {
-      const runs: Partial<Record<ModeKey, DecisionOutcome[]>> = {};
-      for (const mode of CHOSEN_MODES) {
-        runs[mode] = await timedRun(stack, emulator, { tag: `${panel.name}-${mode}`, panel: [...panel.members], ...modeSpec(mode, panel.members.length) }, questions);
-      }
-      panels.push({ panel, runs: { ...runs, [BASELINE]: runs[BASELINE]! } });
+      const run = (mode: ModeKey) =>
+        timedRun(stack, emulator, { tag: `${panel.name}-${mode}`, panel: [...panel.members], ...modeSpec(mode, panel.members.length) }, questions);
+      // The baseline first: every other mode is compared with it (the lab's answers do not depend on run order).
+      const runs: PanelRuns["runs"] = { [BASELINE]: await run(BASELINE) };
+      for (const mode of CHOSEN_MODES) if (mode !== BASELINE) runs[mode] = await run(mode);
+      panels.push({ panel, runs });
     }
     return { singles, panels };
   });
@@ -189,7 +190,7 @@ async function main(): Promise<void> {
     const calibration = await calibrate(emulator, calibrationQuestions);
     log("Evaluation:");
     const { singles, panels } = await evaluate(emulator, questions, calibration);
-    const results: LabResults = { calibration, singles, panels, modes: CHOSEN_MODES, switchProbability: lab.gossip.switch_probability, gossipRounds: GOSSIP_ROUNDS, judge: JUDGE };
+    const results: LabResults = { calibration, singles, panels, switchProbability: lab.gossip.switch_probability, gossipRounds: GOSSIP_ROUNDS, judge: JUDGE };
     const seconds = (performance.now() - started) / 1000;
 
     console.log("## Accuracy lab (`npm run bench:accuracy`)\n");

@@ -38,8 +38,6 @@ export interface LabResults {
   calibration: { id: string; configured: number; right: number; questions: number }[];
   singles: Map<string, DecisionOutcome[]>;
   panels: PanelRuns[];
-  /** The modes run, in MODES order. */
-  modes: readonly ModeKey[];
   switchProbability: number;
   gossipRounds: number;
   judge: string;
@@ -202,7 +200,7 @@ const modeLabel = (mode: ModeKey, results: LabResults): string =>
 function printModes(runs: PanelRuns, results: LabResults, theory: Theory): void {
   printTable(
     ["mode", "accuracy (95% interval)", "theory, product's rule", "theory, random ties", "calls/decision (emulator)", "expected", "record", "p50 latency"],
-    results.modes.flatMap((mode) => {
+    MODES.flatMap((mode) => {
       const outcomes = runs.runs[mode];
       if (!outcomes) return [];
       const randomTies = theory.randomTies[mode];
@@ -230,7 +228,7 @@ function printModes(runs: PanelRuns, results: LabResults, theory: Theory): void 
  * far smaller than either accuracy's interval can show (Newcombe's paired interval, stats.ts).
  */
 function printPaired(runs: PanelRuns, results: LabResults, theory: Theory): void {
-  const rows = results.modes.flatMap((mode) => {
+  const rows = MODES.flatMap((mode) => {
     const outcomes = runs.runs[mode];
     if (mode === BASELINE || !outcomes) return [];
     const d = paired(outcomes, runs.runs.majority_voting);
@@ -250,8 +248,9 @@ function printQuorum(runs: PanelRuns, quorum: readonly DecisionOutcome[], theory
   const n = panel.members.length;
   const majority = runs.runs.majority_voting;
   const saved = meanInterval(quorum.map((o) => (n - o.emulator.answered) / n));
-  const identical = quorum.filter((o, i) => o.question.labId === majority[i]!.question.labId && o.decision === majority[i]!.decision).length;
+  // `paired` checks that both runs asked the same questions in the same order.
   const change = paired(quorum, majority);
+  const identical = quorum.filter((o, i) => o.decision === majority[i]!.decision).length;
   printTable(
     ["early quorum", "calls saved (95% interval)", "theory, product's rule", "theory, no confidence", "record's calls_saved", "cancelled on the wire", "same decision as majority", "accuracy change"],
     [

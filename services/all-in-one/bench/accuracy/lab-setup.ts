@@ -102,15 +102,15 @@ export function labConfig(questions: readonly LabQuestion[], seed: number): LabC
 }
 
 /**
- * A stack's environment: the given lab models (`PROVIDERS`; all by default) configured with a key
+ * A stack's environment: the given lab models (`PROVIDERS`), each configured with a key
  * and the emulator's base URL, room for `concurrency` decisions in flight, and the given extra
  * variables (WEIGHTING, <ID>_ACCURACY). Its default panel and judge are among those models, as the
  * gateway requires; every lab request names its panel anyway.
  */
-export function labStackEnv(emulatorUrl: string, concurrency: number, extra: Record<string, string> = {}, models: readonly LabModelSpec[] = LAB_MODELS): Record<string, string> {
+export function labStackEnv(emulatorUrl: string, concurrency: number, extra: Record<string, string>, models: readonly LabModelSpec[]): Record<string, string> {
   const ids = models.map((m) => m.id);
   const providers: Record<string, string> = {};
-  for (const { id } of LAB_MODELS) {
+  for (const { id } of models) {
     const prefix = id.toUpperCase();
     providers[`${prefix}_API_KEY`] = "lab-key";
     providers[`${prefix}_BASE_URL`] = emulatorBaseUrl(emulatorUrl, KNOWN_PROVIDERS[id].vendor);
