@@ -175,14 +175,12 @@ export async function redisRestarted({ emulator }: DrillContext, size: number, a
     const exitCode = await stopWithin(service, exitGraceMs(size));
     const audit = await StoreAudit.read(env.DATA_DIR!, tag);
     const toldLost = (o: DrillOutcome) => o.status === 503 && o.detail === MESSAGES.decisionLost;
-    const lost = appendOnly
-      ? notStored(outcomes, audit)
-      : outcomes.filter((o) => !(o.status === 200 && audit.timesStored(o.question) > 0) && !toldLost(o)).length;
     const told = outcomes.filter(toldLost).length;
     return {
       scenario: appendOnly ? "c. Redis (AOF always) SIGKILLed, restarted" : "d. Redis (no persistence) SIGKILLed, restarted",
       ...measured(outcomes, audit),
-      lost,
+      // Without persistence a decision is lost when it was neither answered from the store nor told decisionLost.
+      ...(appendOnly ? {} : { lost: outcomes.filter((o) => !(o.status === 200 && audit.timesStored(o.question) > 0) && !toldLost(o)).length }),
       boundMs: timing.decisionTimeoutMs,
       exitCode,
       afterStatus: after!.status,
@@ -245,7 +243,6 @@ export async function oneModelFailing({ emulator }: DrillContext, size: number):
       return {
         scenario: `e. ${kind.name}`,
         ...measured(own, kindAudit, PROVIDER_COUNT - 1),
-        lost: notStored(own, audit),
         boundMs: deadlineMs + AFTER_DEADLINE_MS,
         exitCode,
         note: `vote deadline ${(deadlineMs / 1000).toFixed(1)} s; ${withoutError} stored without the failing model's error`,
