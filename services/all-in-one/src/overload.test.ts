@@ -3,6 +3,7 @@ import { MESSAGES } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { postJson } from "./testing/client";
 import { testEnv } from "./testing/env";
+import { callApi } from "./testing/history";
 import { startStack, type InProcessStack } from "./testing/stack";
 
 /**
@@ -32,14 +33,10 @@ describe("a gateway at its in-flight limit", () => {
     void Promise.all(accepted).then(() => (acceptedDone = true));
     await Promise.all(["First held", "Second held"].map((q) => emulator.waitForCall((call) => call.prompt_text.includes(q))));
 
-    const refused = await fetch(`${stack.url}${PUBLIC}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ question: "One too many?", categories: ["Yes", "No"] }),
-    });
+    const refused = await callApi(stack.url, PUBLIC, null, { body: { question: "One too many?", categories: ["Yes", "No"] } });
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("3");
-    expect(await refused.json()).toEqual({ detail: MESSAGES.overloaded });
+    expect(refused.body).toEqual({ detail: MESSAGES.overloaded });
     // Refused at the door: while the accepted decisions still run, and no model was asked.
     expect(acceptedDone).toBe(false);
     expect(emulator.calls().some((call) => call.prompt_text.includes("One too many"))).toBe(false);

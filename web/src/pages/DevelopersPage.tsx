@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import { Link } from "react-router";
-import { API_KEY_HEADER, FREE_TIER, LIMITS, SOCKET_EVENTS, V1_HEADERS } from "@sd/contracts";
+import { API_KEY_HEADER, FREE_TIER, LIMITS, SOCKET_EVENTS, V1_HEADERS, V1_VOTE_STATUSES } from "@sd/contracts";
 import { CONTACT, mailto } from "../content/contact";
 import { Page } from "../layout/Page";
 import { CodeSample } from "../site/CodeSample";
@@ -16,7 +16,7 @@ const ENDPOINTS = [
     method: "POST",
     path: API_PATHS.ensemble,
     body: "{prompt, valid_responses, images?, request_id?}",
-    answer: '{decision_id, ensemble_decision, vote_details: [{llm_name, response, confidence, status: "success" | "error" | "skipped"}], total_votes, consensus_score}',
+    answer: `{decision_id, ensemble_decision, vote_details: [{llm_name, response, confidence, status: ${V1_VOTE_STATUSES.map((s) => `"${s}"`).join(" | ")}}], total_votes, consensus_score}`,
   },
   {
     method: "GET",
