@@ -1,7 +1,6 @@
 import { ENSEMBLE_MODES, StoredDecisionSchema, type EnsembleRecord, type StoredDecision } from "@sd/contracts";
 import fc from "fast-check";
-import mongoose, { mongo } from "mongoose";
-import { randomUUID } from "node:crypto";
+import { mongo } from "mongoose";
 import { readFile } from "node:fs/promises";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Collection } from "../collection";
@@ -12,7 +11,7 @@ import { encodeEjson } from "../drivers/embedded/ejson";
 import { openEmbeddedDriver } from "../drivers/embedded/open-embedded-driver";
 import { castAndValidate, detachedModel } from "../drivers/embedded/schema-models";
 import { openMongoDriver } from "../drivers/mongo/open-mongo-driver";
-import { withDatabase } from "../testing/both-drivers";
+import { freshMongoDatabase } from "../testing/both-drivers";
 import { mongoForTests } from "../testing/mongo-for-tests";
 import { sampleDecision } from "../testing/sample-decision";
 import { makeTempDir } from "../testing/temp-dir";
@@ -148,15 +147,13 @@ if (mongoServer.url === null) console.warn(`Skipping the MongoDB run of the prev
 else afterAll(() => mongoServer.stop());
 describe.skipIf(mongoServer.url === null)("MongoDB driver", () => {
   describeSameDocumentBothWays("mongo", async () => {
-    const url = withDatabase(mongoServer.url ?? "", `sd_store_test_${randomUUID().replaceAll("-", "")}`);
-    const driver = await openMongoDriver(url);
+    const database = freshMongoDatabase(mongoServer.url ?? "");
+    const driver = await openMongoDriver(database.url);
     return {
       driver,
       async dispose() {
         await driver.close();
-        const connection = await mongoose.createConnection(url).asPromise();
-        await connection.dropDatabase();
-        await connection.close();
+        await database.drop();
       },
     };
   });

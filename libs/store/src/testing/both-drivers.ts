@@ -39,19 +39,30 @@ export async function runOnBothDrivers(suiteName: string, contract: StoreContrac
 
   describe.skipIf(!mongoUrl)("MongoDB driver", () => {
     contract("mongo", async () => {
-      const url = withDatabase(mongoUrl ?? "", `sd_store_test_${randomUUID().replaceAll("-", "")}`);
-      const store = await openStore({ mongoUrl: url, dataDir: "unused" });
+      const database = freshMongoDatabase(mongoUrl ?? "");
+      const store = await openStore({ mongoUrl: database.url, dataDir: "unused" });
       return {
         store,
         async dispose() {
           await store.close();
-          const connection = await mongoose.createConnection(url).asPromise();
-          await connection.dropDatabase();
-          await connection.close();
+          await database.drop();
         },
       };
     });
   });
+}
+
+/** A new database on the test server, so a test starts empty, and how to drop it afterwards. */
+export function freshMongoDatabase(serverUrl: string): { url: string; drop(): Promise<void> } {
+  const url = withDatabase(serverUrl, `sd_store_test_${randomUUID().replaceAll("-", "")}`);
+  return {
+    url,
+    async drop() {
+      const connection = await mongoose.createConnection(url).asPromise();
+      await connection.dropDatabase();
+      await connection.close();
+    },
+  };
 }
 
 /** The same MongoDB URL pointing at another database (so each test starts empty). */
