@@ -48,14 +48,8 @@ interface Measured {
   p99: number;
   cpuMsPerInsert: number;
   /** Null when the collection keeps no flush count (the store before group commit: one per write). */
-  flushesPerInsert: number | null;
+  flushesPerInsert: number;
   replayed: boolean;
-}
-
-/** The collection's flush counter when it has one (read loosely, so the bench also runs on older store code). */
-function journalFlushes(collection: object): number | null {
-  const value: unknown = Reflect.get(collection, "journalFlushes");
-  return typeof value === "number" ? value : null;
 }
 
 async function measure(dataDir: string, path: WritePath, concurrency: number): Promise<Measured> {
@@ -79,13 +73,13 @@ async function measure(dataDir: string, path: WritePath, concurrency: number): P
 
   await insertUpTo(WARMUP, null);
   const latencies: number[] = [];
-  const flushesBefore = journalFlushes(collection);
+  const flushesBefore = collection.journalFlushes;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await insertUpTo(WARMUP + INSERTS, latencies);
   const elapsed = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
-  const flushesAfter = journalFlushes(collection);
+  const flushesAfter = collection.journalFlushes;
 
   await collection.close();
   collection = await EmbeddedCollection.open<DecisionDocument>(decisionsCollection, dataDir);
@@ -100,7 +94,7 @@ async function measure(dataDir: string, path: WritePath, concurrency: number): P
     p50,
     p99,
     cpuMsPerInsert: (cpu.user + cpu.system) / 1000 / INSERTS,
-    flushesPerInsert: flushesBefore === null || flushesAfter === null ? null : (flushesAfter - flushesBefore) / INSERTS,
+    flushesPerInsert: (flushesAfter - flushesBefore) / INSERTS,
     replayed,
   };
 }
@@ -134,7 +128,7 @@ printTable(
     row.p50.toFixed(2),
     row.p99.toFixed(2),
     row.cpuMsPerInsert.toFixed(3),
-    row.flushesPerInsert === null ? "1 (no counter)" : row.flushesPerInsert.toFixed(3),
+    row.flushesPerInsert.toFixed(3),
     row.replayed ? "yes" : "NO",
   ]),
 );
