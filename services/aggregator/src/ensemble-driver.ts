@@ -48,8 +48,11 @@ const MAX_STEPS = 12;
  */
 export async function runEnsemble(job: Job<AggregateJob, DecisionResponse>, token: string, data: AggregateJob, deps: DriverDeps): Promise<EnsembleOutcome> {
   for (;;) {
-    const { calls, returned } = await readCalls(job, data, deps.names);
-    const skipped = data.early_quorum ? ((await deps.board.skipped(data.decision_id)) ?? []) : [];
+    // Read together: the job runs once its calls are finished, so a settlement that skipped any is already recorded.
+    const [{ calls, returned }, skipped] = await Promise.all([
+      readCalls(job, data, deps.names),
+      data.early_quorum ? deps.board.skipped(data.decision_id).then((providers) => providers ?? []) : [],
+    ]);
     const outcome = replay(data, calls, skipped, deps.names);
     if ("result" in outcome) return { result: outcome.result, calls, returned, skipped };
     for (const call of outcome.next) announce(deps.live, data, call.data);
