@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     rmSync(baselineEnv.DATA_DIR!, { recursive: true, force: true }); // the baseline stores nothing
     const baseline = await startBaselineProcess(baselineEnv);
     const ctx: BenchContext = { options, meter: new UsageMeter(redis, () => prefixes), emulator, baseline, prefixes, progress };
-    await warmUp(baseline.url, { count: options.warmup, concurrency: options.c, check: baselineAnswered }, (c) => decideDirectly(c, "warmup"));
+    await warmUp({ url: baseline.url, processes: [baseline] }, { count: options.warmup, concurrency: options.c, check: baselineAnswered }, (c) => decideDirectly(c, "warmup"));
 
     const cpu = cpus();
     print(

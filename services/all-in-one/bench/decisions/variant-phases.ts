@@ -59,11 +59,32 @@ async function withClient<T>(origin: string, sockets: number, run: (client: Load
   }
 }
 
-/** Decisions before measuring, so connections, JIT and queues are warm; the first failure stops the run. */
-export async function warmUp(origin: string, load: Omit<DecisionLoad, "send">, send: (client: LoadClient) => DecisionLoad["send"]): Promise<void> {
+/** Pino's level numbers from warn up: what a failed phase shows of each process's log. */
+const WARN = 40;
+
+/** The last warnings and errors each process logged, to say why a phase failed. */
+function loggedTrouble(processes: readonly BenchProcess[], perProcess = 10): string {
+  return processes
+    .map((p) => {
+      const lines = p.service.lines.filter((line) => typeof line.level === "number" && line.level >= WARN).slice(-perProcess);
+      return lines.length === 0 ? `  ${p.label}: no warning or error logged` : [`  ${p.label}:`, ...lines.map((line) => `    ${JSON.stringify(line)}`)].join("\n");
+    })
+    .join("\n");
+}
+
+/**
+ * Decisions before measuring, so connections, JIT and queues are warm; the first failure stops the
+ * run, with what the processes of `deployment` logged (warnings and errors) to say why.
+ */
+export async function warmUp(
+  deployment: { url: string; processes: readonly BenchProcess[] },
+  load: Omit<DecisionLoad, "send">,
+  send: (client: LoadClient) => DecisionLoad["send"],
+): Promise<void> {
   if (load.count === 0) return;
-  await withClient(origin, load.concurrency, (client) => measureDecisions({ ...load, send: send(client), failFast: true })).catch((error: unknown) => {
-    throw new Error(`warm-up failed at ${origin}: ${error instanceof Error ? error.message : String(error)}`);
+  const { url, processes } = deployment;
+  await withClient(url, load.concurrency, (client) => measureDecisions({ ...load, send: send(client), failFast: true })).catch((error: unknown) => {
+    throw new Error(`warm-up failed at ${url}: ${error instanceof Error ? error.message : String(error)}\n${loggedTrouble(processes)}`);
   });
 }
 
@@ -114,7 +135,7 @@ export async function benchVariant(ctx: BenchContext, variant: Variant): Promise
   /** The saturation phase's pipeline run, the part of the profiles kept. */
   const window = { from: 0, to: 0 };
   try {
-    await warmUp(main.url, { count: options.warmup, concurrency: options.c, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${variant}-warmup`));
+    await warmUp(main, { count: options.warmup, concurrency: options.c, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${variant}-warmup`));
     latency = await comparedRuns(ctx, main, "latency", options.n, options.c);
     if (options.census > 0) {
       ctx.progress(`${variant}: Redis census (${options.census} untimed decisions under MONITOR)`);
@@ -148,7 +169,7 @@ export async function benchVariant(ctx: BenchContext, variant: Variant): Promise
   const limited = await startDeployment(variant, overloadEnv, { gatewayEnv: { MAX_IN_FLIGHT_DECISIONS: String(maxInFlight) } });
   let overload: PhaseRecord;
   try {
-    await warmUp(limited.url, { count: options.warmup, concurrency: options.c, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${variant}-warmup2`));
+    await warmUp(limited, { count: options.warmup, concurrency: options.c, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${variant}-warmup2`));
     ctx.progress(`${variant}: overload (${overloadN} decisions at concurrency ${overloadC})`);
     overload = await withClient(limited.url, overloadC, (client) =>
       measureDecisions({
