@@ -19,7 +19,7 @@
  *   BENCH_PROFILE=1 npm run bench        (CPU profiles of the saturation phase; see bench/profile-summary.ts)
  *
  * Variables (defaults): BENCH_N (400) and BENCH_C (20) for the latency table and /v1 rows;
- * BENCH_LATENCY_MS (300) every model's answer time; BENCH_WARMUP (100) decisions per product start;
+ * BENCH_LATENCY_MS (300) every model's answer time; BENCH_WARMUP (100) decisions per product start and before the early-quorum phase;
  * BENCH_SAT_C (100), BENCH_SAT_N (6 x BENCH_SAT_C); BENCH_ROUNDS (1) runs each variant's latency and
  * saturation pairs that many times on the same deployment, and the targets use the medians (this
  * machine's run-to-run noise is about +-10%); BENCH_OVERLOAD_C (2 x BENCH_SAT_C),
