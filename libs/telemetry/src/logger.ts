@@ -2,6 +2,11 @@ import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
+/** The number pino writes as `level` on each JSON line for a level name (info 30, warn 40, error 50). */
+export function logLevelNumber(level: "info" | "warn" | "error"): number {
+  return pino.levels.values[level]!;
+}
+
 /** One JSON logger per process; `service` names the role on every line. */
 export function createLogger(service: string, level = "info", destination?: DestinationStream): Logger {
   return pino({

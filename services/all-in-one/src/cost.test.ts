@@ -7,7 +7,7 @@ import { emulatorBaseUrl } from "@sd/provider-emulator";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { startProviderWorkers } from "@sd/provider-worker";
 import { DecisionFlow, createRedis, type Redis } from "@sd/queue";
-import { createLogger } from "@sd/telemetry";
+import { createLogger, logLevelNumber } from "@sd/telemetry";
 import { aggregateJob } from "./testing/aggregate-job";
 import { testEnv } from "./testing/env";
 import { callApi, storedDecision } from "./testing/history";
@@ -201,7 +201,7 @@ describe("a model without a price", () => {
     const providers = providersFromEnv(["openai", "llama", "mistral"], vars);
     const workers = await startProviderWorkers(loadEnv(workerEnv, vars), providers, createLogger("cost-test", "info", sink));
     await workers.close();
-    const warnings = lines.filter((line) => line.level === 40);
+    const warnings = lines.filter((line) => line.level === logLevelNumber("warn"));
     expect(warnings).toEqual([
       expect.objectContaining({
         provider: "llama",

@@ -1,5 +1,6 @@
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
+import { logLevelNumber } from "@sd/telemetry";
 import { keepPhase, profileClockUs } from "./cpu-profile";
 import { startDeployment, type BenchProcess, type Deployment, type EmulatorProcess } from "./deployment";
 import { LoadClient, measureDecisions, type DecisionLoad, type PhaseRecord } from "./http-load";
@@ -59,14 +60,12 @@ async function withClient<T>(origin: string, sockets: number, run: (client: Load
   }
 }
 
-/** Pino's level numbers from warn up: what a failed phase shows of each process's log. */
-const WARN = 40;
-
 /** The last warnings and errors each process logged, to say why a phase failed. */
 function loggedTrouble(processes: readonly BenchProcess[], perProcess = 10): string {
+  const warn = logLevelNumber("warn");
   return processes
     .map((p) => {
-      const lines = p.service.lines.filter((line) => typeof line.level === "number" && line.level >= WARN).slice(-perProcess);
+      const lines = p.service.lines.filter((line) => typeof line.level === "number" && line.level >= warn).slice(-perProcess);
       return lines.length === 0 ? `  ${p.label}: no warning or error logged` : [`  ${p.label}:`, ...lines.map((line) => `    ${JSON.stringify(line)}`)].join("\n");
     })
     .join("\n");

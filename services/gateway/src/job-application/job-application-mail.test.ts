@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { logLevelNumber } from "@sd/telemetry";
 import { createMailer, MailNotConfiguredError } from "../mail/mailer";
 import { hiringEmail } from "./hiring-email";
 import { looksLikePdf, safeResumeName, type ReceivedApplication } from "./read-application";
@@ -99,8 +100,8 @@ describe("createMailer without SMTP_URL", () => {
   it("warns in production that mail is not configured, and refuses to pretend a message was sent", async () => {
     const { logger, lines } = capturingLogger();
     const mailer = createMailer({ NODE_ENV: "production", SMTP_URL: undefined, MAIL_FROM: "x@example.com" }, logger);
-    expect(lines).toMatchObject([{ level: 40, msg: expect.stringContaining("mail is not configured") as unknown }]);
+    expect(lines).toMatchObject([{ level: logLevelNumber("warn"), msg: expect.stringContaining("mail is not configured") as unknown }]);
     await expect(mailer.send(message)).rejects.toBeInstanceOf(MailNotConfiguredError);
-    expect(lines[1]).toMatchObject({ level: 40, to: "hiring@example.com", subject: "Hello" });
+    expect(lines[1]).toMatchObject({ level: logLevelNumber("warn"), to: "hiring@example.com", subject: "Hello" });
   });
 });

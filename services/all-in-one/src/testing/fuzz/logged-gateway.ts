@@ -1,7 +1,7 @@
 import { gatewayEnv, loadEnv, providersFromEnv } from "@sd/config";
 import { startGateway, type Gateway } from "@sd/gateway";
 import type { Store } from "@sd/store";
-import { createLogger } from "@sd/telemetry";
+import { createLogger, logLevelNumber } from "@sd/telemetry";
 
 /** One pino line as the gateway wrote it. */
 export interface GatewayLogLine {
@@ -11,8 +11,8 @@ export interface GatewayLogLine {
 }
 
 /** pino's levels of `info` (one line per request) and `error`. */
-export const INFO_LEVEL = 30;
-export const ERROR_LEVEL = 50;
+export const INFO_LEVEL = logLevelNumber("info");
+export const ERROR_LEVEL = logLevelNumber("error");
 
 /**
  * A gateway on the same store, Redis and settings as a running stack (as a second replica of the
