@@ -47,7 +47,7 @@ interface Measured {
   p50: number;
   p99: number;
   cpuMsPerInsert: number;
-  /** Null when the collection keeps no flush count (the store before group commit: one per write). */
+  /** Journal flushes (one append + one fsync each) per insert: below 1 when concurrent writes share a flush. */
   flushesPerInsert: number;
   replayed: boolean;
 }

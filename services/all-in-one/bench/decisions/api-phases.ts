@@ -105,7 +105,8 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
     });
     // As many warm-up decisions as a product start gets (BENCH_WARMUP): early quorum's own code
     // paths (the board's scripts, the cancels, the aborted calls) are cold until now, and the first
-    // hundred decisions of it ran 50-100 ms slower than the rest.
+    // hundred decisions of it ran 50-100 ms slower than the rest. At least one each, so a broken
+    // early quorum or direct quorum stops the run before anything is measured.
     await measureDecisions({ ...quorumLoad(true), count: Math.max(options.warmup, 1), failFast: true });
     await measureDecisions({ ...directLoad(BASELINE_QUORUM_PATH, 2), count: Math.max(options.warmup, 1), failFast: true });
     ctx.progress(`api: early quorum on and off, and directly (${options.earlyQuorum.n} each at concurrency ${options.c})`);
