@@ -10,7 +10,7 @@ import {
   type VoteJob,
 } from "@sd/contracts";
 import { decodeOutcome, outcomeDecisionId, subscribeToOutcomes } from "./decision-outcomes";
-import { patientDuplicate } from "./redis";
+import { onReconnect, patientDuplicate } from "./redis";
 import { voteJobOptions } from "./vote-policy";
 
 /** Attempts at writing a decision: the store may be briefly unreachable. */
@@ -94,6 +94,8 @@ export class DecisionFlow {
   /** Resolvers of `drain`, called when the last wait ends. */
   private readonly drained = new Set<() => void>();
   private closed = false;
+  /** Stops reading the waits' jobs again when `connection` reconnects. */
+  private readonly stopRechecks: () => void;
   /** Checks long waits now and then: an outcome whose message was lost is read from the job. */
   private readonly sweep: NodeJS.Timeout;
 
@@ -117,11 +119,12 @@ export class DecisionFlow {
     this.subscribed.catch(() => undefined);
     this.aggregate = new Queue(AGGREGATE_QUEUE, { connection, prefix });
     // Redis comes back after an outage or a restart: a flow that did not survive it (no
-    // persistence) will never finish, and an outcome published meanwhile was missed.
-    connection.on("ready", this.recheckWaits);
+    // persistence) will never finish, and an outcome published meanwhile was missed. Not on the
+    // first connect: a wait for a decision another request is about to enqueue would read as lost.
+    this.stopRechecks = onReconnect(connection, this.recheckWaits);
     // ioredis subscribes again right after it reports "ready": look once that is done (the PING
     // is answered after the SUBSCRIBE), so an outcome published meanwhile is heard or read.
-    this.subscriber.on("ready", () => setImmediate(() => this.subscriber.ping().then(this.recheckWaits, () => undefined)));
+    onReconnect(this.subscriber, () => setImmediate(() => this.subscriber.ping().then(this.recheckWaits, () => undefined)));
   }
 
   private readonly recheckWaits = () => {
@@ -326,7 +329,7 @@ export class DecisionFlow {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.sweep);
-    this.connection.off("ready", this.recheckWaits);
+    this.stopRechecks();
     for (const waits of [...this.waits.values()]) for (const wait of [...waits]) wait.abort(new Error(SHUTTING_DOWN));
     await Promise.all([this.producer.close(), this.aggregate.close()]);
     this.subscriber.disconnect();

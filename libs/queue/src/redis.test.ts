@@ -1,5 +1,6 @@
+import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { createRedis, createRequestRedis, isRedisUnavailable } from "./redis";
+import { createRedis, createRequestRedis, isRedisUnavailable, onReconnect } from "./redis";
 
 describe("Redis connections", () => {
   it("on the request path, a command fails at once while Redis is unreachable, with an error recognised as an outage", async () => {
@@ -29,6 +30,26 @@ describe("Redis connections", () => {
       expect(isRedisUnavailable(refused)).toBe(false);
       expect(isRedisUnavailable(new Error("Command timed out"))).toBe(true);
       expect(isRedisUnavailable(new Error("wrapped", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) }))).toBe(true);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it("calls a reconnect handler each time the connection comes back, not when it first connects", async () => {
+    const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "reconnect-test");
+    let calls = 0;
+    const stop = onReconnect(redis, () => (calls += 1));
+    try {
+      await once(redis, "ready");
+      expect(calls).toBe(0);
+      // The connection drops and ioredis reconnects on its own.
+      redis.disconnect(true);
+      await once(redis, "ready");
+      expect(calls).toBe(1);
+      stop();
+      redis.disconnect(true);
+      await once(redis, "ready");
+      expect(calls).toBe(1);
     } finally {
       redis.disconnect();
     }

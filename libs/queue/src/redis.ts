@@ -40,6 +40,23 @@ export async function deleteIfEqual(redis: Redis, key: string, value: string): P
   return (await redis.eval(DELETE_IF_EQUAL, 1, key, value)) === 1;
 }
 
+/**
+ * Calls `handler` each time `redis` is ready again after it lost its connection, but not when it
+ * first connects: nothing that depends on it can have happened before then (a reaction to the
+ * first "ready", racing the first commands, would look at a world that is only starting). Returns
+ * a function that stops listening.
+ */
+export function onReconnect(redis: Redis, handler: () => void): () => void {
+  // "reconnecting": it was connected before (or its first attempt failed: then one harmless extra call).
+  let connectedBefore = redis.status === "ready" || redis.status === "reconnecting";
+  const listener = () => {
+    if (connectedBefore) handler();
+    connectedBefore = true;
+  };
+  redis.on("ready", listener);
+  return () => void redis.off("ready", listener);
+}
+
 /** Resolves once the connection is ready for commands (a request-path connection refuses them until then). */
 export function whenReady(redis: Redis): Promise<void> {
   if (redis.status === "ready") return Promise.resolve();
