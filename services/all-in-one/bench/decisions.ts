@@ -21,8 +21,9 @@
  * Variables (defaults): BENCH_N (400) and BENCH_C (20) for the latency table and /v1 rows;
  * BENCH_LATENCY_MS (300) every model's answer time; BENCH_WARMUP (100) decisions per product start and before the early-quorum phase;
  * BENCH_SAT_C (100), BENCH_SAT_N (6 x BENCH_SAT_C); BENCH_ROUNDS (1) runs each variant's latency and
- * saturation pairs that many times on the same deployment, and the targets use the medians (this
- * machine's run-to-run noise is about +-10%); BENCH_OVERLOAD_C (2 x BENCH_SAT_C),
+ * saturation pairs, and the early-quorum pair, that many times on the same deployment, and the targets
+ * use the medians (this machine's run-to-run noise is about +-10%, more when the hypervisor takes CPU
+ * time for other guests: the CPU tables show that share, from /proc/stat); BENCH_OVERLOAD_C (2 x BENCH_SAT_C),
  * BENCH_OVERLOAD_N (3 x BENCH_OVERLOAD_C), BENCH_MAX_IN_FLIGHT (BENCH_SAT_C);
  * BENCH_WORKER_CONCURRENCY (BENCH_SAT_C, at least 16); BENCH_VARIANTS (one,split); BENCH_CENSUS_N (50)
  * untimed decisions under Redis MONITOR (sent commands apart from those inside Lua; 0 skips); BENCH_CHECKS

@@ -34,8 +34,42 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+/** The whole machine's CPU time so far, in clock ticks summed over its cores (/proc/stat). */
+interface HostTicks {
+  total: number;
+  /** Idle and waiting for I/O. */
+  idle: number;
+  /** Taken by the hypervisor for other guests while this machine had work to run. */
+  steal: number;
+}
+
+/** Null off Linux. */
+function hostTicks(): HostTicks | null {
+  try {
+    // "cpu  user nice system idle iowait irq softirq steal guest guest_nice": guest time is already in user.
+    const fields = /^cpu\s+(.*)$/m.exec(readFileSync("/proc/stat", "utf8"))![1]!.split(/\s+/).map(Number);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
+    return { total: user + nice + system + idle + iowait + irq + softirq + steal, idle: idle + iowait, steal };
+  } catch {
+    return null;
+  }
+}
+
+/** How the whole machine's CPU time went over a phase, as shares of it (0..1, all cores). */
+export interface HostShares {
+  /** Running something: this benchmark's processes, Redis, anything else on the machine. */
+  busy: number;
+  /**
+   * Taken by the hypervisor for other guests. On a shared host this moves from run to run, and it
+   * stretches every wait in a pipeline of many steps more than a single call: runs with much of it
+   * compare badly with quiet ones.
+   */
+  steal: number;
+}
+
 /** One reading of every counter the tables use. */
 interface UsageSnapshot {
+  host: HostTicks | null;
   cpuMs: Map<number, number | null>;
   loadGeneratorCpuMs: number;
   redisCpuMs: number;
@@ -53,6 +87,8 @@ export interface UsageDelta {
   redisCpuMs: number;
   commands: Map<string, number>;
   otherPrefixes: Set<string>;
+  /** Null off Linux. */
+  host: HostShares | null;
 }
 
 /**
@@ -94,6 +130,7 @@ export class UsageMeter {
     }
     const usage = process.cpuUsage();
     return {
+      host: hostTicks(),
       cpuMs: new Map(processes.map((p) => [p.pid, processCpuMs(p.pid)])),
       loadGeneratorCpuMs: (usage.user + usage.system) / 1000,
       redisCpuMs: 1000 * (Number(fields.get("used_cpu_sys") ?? 0) + Number(fields.get("used_cpu_user") ?? 0)),
@@ -123,7 +160,15 @@ function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: re
     redisCpuMs: after.redisCpuMs - before.redisCpuMs,
     commands,
     otherPrefixes: new Set([...before.otherPrefixes, ...after.otherPrefixes]),
+    host: hostSharesBetween(before.host, after.host),
   };
+}
+
+function hostSharesBetween(before: HostTicks | null, after: HostTicks | null): HostShares | null {
+  if (before === null || after === null || after.total <= before.total) return null;
+  const total = after.total - before.total;
+  const steal = (after.steal - before.steal) / total;
+  return { busy: 1 - (after.idle - before.idle) / total - steal, steal };
 }
 
 /** Sum of a group's CPU ms over its processes. */
