@@ -69,4 +69,37 @@ describe("live throughput figures", () => {
     expect(providers.claude).toEqual({ votes: 0, latency_p50_ms: null, latency_p95_ms: null, error_rate: 0 });
     await queues.close();
   });
+
+  it("keeps only the last minute of votes in Redis, and lets the keys of an idle deployment expire", async () => {
+    const { prefix, recorder, queues } = figures();
+    const t = Date.now();
+    await recorder.decisionWritten([{ provider: "openai", voteId: "old:1", latencyMs: 5, ok: true }], t - THROUGHPUT_WINDOW_MS - 1);
+    await recorder.decisionWritten(
+      [
+        { provider: "openai", voteId: "new:1", latencyMs: 7, ok: true },
+        { provider: "claude", voteId: "new:1", latencyMs: 9, ok: false },
+      ],
+      t,
+    );
+    const votes = (provider: string) => `${prefix}:throughput:votes:${provider}`;
+    expect(await redis.zrange(votes("openai"), 0, -1)).toEqual(["7:ok:new:1"]);
+    expect(await redis.zrange(votes("claude"), 0, -1)).toEqual(["9:error:new:1"]);
+    for (const provider of ["openai", "claude"]) {
+      const ttl = await redis.pttl(votes(provider));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(THROUGHPUT_WINDOW_MS);
+    }
+    const counterTtl = await redis.ttl(`${prefix}:throughput:finished:${Math.floor(t / 1000)}`);
+    expect(counterTtl).toBeGreaterThan(0);
+    expect(counterTtl).toBeLessThanOrEqual(120);
+    await queues.close();
+  });
+
+  it("reports a failure to record instead of failing the decision", async () => {
+    const closed = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, enableOfflineQueue: false });
+    const errors: unknown[] = [];
+    const recorder = new ThroughputRecorder(closed, "sdtest-throughput-closed", (error) => errors.push(error));
+    await expect(recorder.decisionWritten([{ provider: "openai", voteId: "v:1", latencyMs: 1, ok: true }])).resolves.toBeUndefined();
+    expect(errors).toHaveLength(1);
+  });
 });
