@@ -6,7 +6,7 @@
  * many clients each insert one sample decision after another (a closed loop, like aggregator
  * workers) until BENCH_INSERTS decisions are written, after BENCH_WARMUP unmeasured ones. Prints
  * inserts per second, p50/p99 latency of one insert (call to acknowledgement), the process's CPU
- * (user + system, every thread) per insert, and journal flushes (append + fsync) per insert.
+ * (user + system, every thread) per insert, and journal flushes (one durable append each) per insert.
  * Then reopens the data dir and checks that every acknowledged decision was replayed.
  *
  * Two ways of writing are measured: `decisions.insertOnce` (what the aggregator calls), and the
@@ -47,7 +47,7 @@ interface Measured {
   p50: number;
   p99: number;
   cpuMsPerInsert: number;
-  /** Journal flushes (one append + one fsync each) per insert: below 1 when concurrent writes share a flush. */
+  /** Journal flushes (one durable append each) per insert: below 1 when concurrent writes share a flush. */
   flushesPerInsert: number;
   replayed: boolean;
 }

@@ -35,7 +35,7 @@ type QueuedInsert<TDoc> = Promise<TDoc>;
 /**
  * A `Collection` held in memory: the mongoose schema casts and validates, mingo evaluates filters,
  * updates and pipelines, unique indexes are checked in process, and every write is journaled and
- * fsynced before it is applied and acknowledged. Equality on `_id` or on a field leading a declared
+ * made durable before it is applied and acknowledged. Equality on `_id` or on a field leading a declared
  * index narrows the documents mingo looks at (see `SecondaryIndexes`); documents over MongoDB's
  * 16 MiB limit are refused, as MongoDB does.
  *
@@ -43,8 +43,8 @@ type QueuedInsert<TDoc> = Promise<TDoc>;
  * while a flush is running are committed together in the next one. A batch is checked insert by
  * insert, in order, against the stored documents plus the batch's earlier inserts (their unique
  * keys are reserved as each passes, so a second insert of the same `_id` in one batch is refused
- * with 11000 and the first is stored). The survivors' journal lines then go out in one append and
- * one fsync; only after that are they applied to memory (visible to reads) and acknowledged, and
+ * with 11000 and the first is stored). The survivors' journal lines then go out in one durable
+ * append (see `JournalWriter`); only after that are they applied to memory (visible to reads) and acknowledged, and
  * the refusals reported. If the flush fails, every insert of the batch rejects with its error, the
  * reservations are released, nothing is applied, and the journal is cut back to its last complete
  * line. Updates, upserts and deletes run alone, after every earlier write is applied.
@@ -89,7 +89,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     return this.#examined;
   }
 
-  /** How many journal flushes (one append + one fsync each) writes have taken since open. */
+  /** How many journal flushes (one durable append each) writes have taken since open. */
   get journalFlushes(): number {
     return this.journal.flushes;
   }
@@ -234,7 +234,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     return { matchedCount: 0, modifiedCount: 0, upsertedId: stored._id };
   }
 
-  /** Journal first (fsynced), then memory: an acknowledged write is always on disk. */
+  /** Journal first (durable), then memory: an acknowledged write is always on disk. */
   async #put(doc: TDoc, previous?: TDoc): Promise<void> {
     await this.journal.append([encodeJournalLine({ op: "put", doc })]);
     if (previous) {

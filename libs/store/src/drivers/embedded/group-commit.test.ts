@@ -106,7 +106,7 @@ describe("embedded collection: group commit", () => {
     const acknowledged = new Set<string>();
     const seenEarly = new Set<string>();
     let writing = true;
-    // Between two turns of the event loop a flush's write and fsync complete; a document made
+    // Between two turns of the event loop a flush's durable write completes; a document made
     // visible before its flush would be seen here while its write is still unacknowledged.
     const reader = (async () => {
       while (writing) {

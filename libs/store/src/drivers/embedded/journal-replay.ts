@@ -31,7 +31,7 @@ export class JournalCorruptError extends Error {
 /**
  * Rebuilds a collection from its journal, streaming it line by line; a missing file is an empty
  * collection. An unreadable line is tolerated only as the last one: appends are acknowledged
- * after fsync, so a line cut off by a crash was never acknowledged.
+ * once durable, so a line cut off by a crash was never acknowledged.
  */
 export async function replayJournal<TDoc extends BaseDocument>(path: string): Promise<ReplayResult<TDoc>> {
   const docs = new Map<string, TDoc>();

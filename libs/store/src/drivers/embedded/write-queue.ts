@@ -15,7 +15,7 @@ type QueuedWrite<TInsert> = ({ kind: "insert"; insert: TInsert } & Settle<void>)
  * An embedded collection's writes, in call order, with group commit by natural batching: no timer,
  * no batching window. A write that arrives while nothing is being written starts at once, alone;
  * writes that arrive while one is in progress wait, and when it ends every insert then waiting at
- * the head of the queue is handed to `commitInserts` as one batch (one append, one fsync). Any
+ * the head of the queue is handed to `commitInserts` as one batch (one durable append). Any
  * other write (`run`: an update, upsert, delete, close) runs alone, after everything queued before
  * it has been applied, so it sees those writes. Batches and lone writes take turns strictly in
  * call order, so the journal order is the apply order.
