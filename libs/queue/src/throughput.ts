@@ -44,10 +44,6 @@ end
 return 0
 `;
 
-/** The name RECORD_SCRIPT is defined under on the recorder's connection (ioredis sends it by SHA, loading it once). */
-const RECORD_COMMAND = "sdRecordThroughput";
-type RecordCommand = (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>;
-
 const finishedKey = (prefix: string, second: number) => `${prefix}:throughput:finished:${second}`;
 const votesKey = (prefix: string, provider: string) => `${prefix}:throughput:votes:${provider}`;
 
@@ -62,16 +58,11 @@ export interface FinishedVote {
 
 /** Records the throughput facts; a failure to record never fails a decision or a vote (it is reported to `onError`). */
 export class ThroughputRecorder {
-  private readonly record: RecordCommand;
-
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly prefix: string,
     private readonly onError: (error: unknown) => void = () => undefined,
-  ) {
-    redis.defineCommand(RECORD_COMMAND, { lua: RECORD_SCRIPT });
-    this.record = (redis as unknown as Record<typeof RECORD_COMMAND, RecordCommand>)[RECORD_COMMAND].bind(redis);
-  }
+  ) {}
 
   /**
    * The aggregator wrote a decision (counted once: a rerun of a written decision is not), with the
@@ -88,7 +79,7 @@ export class ThroughputRecorder {
     const args: (string | number)[] = [FINISHED_TTL_SECONDS, THROUGHPUT_WINDOW_MS, `(${now - THROUGHPUT_WINDOW_MS}`];
     for (const members of byProvider.values()) args.push(members.length, ...members);
     try {
-      await this.record(keys.length, ...keys, ...args);
+      await this.redis.eval(RECORD_SCRIPT, keys.length, ...keys, ...args);
     } catch (error) {
       this.onError(error);
     }
