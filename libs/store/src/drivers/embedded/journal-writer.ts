@@ -21,14 +21,12 @@ export class JournalWriter {
   private constructor(
     private readonly handle: FileHandle,
     private size: number,
-    /** Opened with O_DSYNC: a write is durable when it returns, with no fsync after it. */
-    private readonly syncedWrites: boolean,
   ) {}
 
   static async open(path: string): Promise<JournalWriter> {
     const handle = await open(path, SYNCED_APPEND ?? "a");
     const { size } = await handle.stat();
-    return new JournalWriter(handle, size, SYNCED_APPEND !== null);
+    return new JournalWriter(handle, size);
   }
 
   /** How many flushes (one durable append each) have been started since open. */
@@ -46,13 +44,9 @@ export class JournalWriter {
     const bytes = lines.length === 1 ? Buffer.from(lines[0] ?? "", "utf8") : Buffer.concat(lines.map((line) => Buffer.from(line, "utf8")));
     this.#flushes += 1;
     try {
-      if (this.syncedWrites) {
-        // A regular file takes the whole buffer at once; the loop only guards against a short write.
-        for (let written = 0; written < bytes.length; ) written += (await this.handle.write(bytes, written)).bytesWritten;
-      } else {
-        await this.handle.appendFile(bytes);
-        await this.handle.sync();
-      }
+      await this.handle.appendFile(bytes);
+      // Opened with O_DSYNC, the write was durable when it returned.
+      if (SYNCED_APPEND === null) await this.handle.sync();
       this.size += bytes.length;
     } catch (error) {
       await this.#dropPartialAppend(error as Error);
