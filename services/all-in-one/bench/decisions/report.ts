@@ -306,6 +306,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
     ];
   };
   const { on, off, directQuorum, directAll, latencies } = api.earlyQuorum;
+  const quorumRounds = earlyQuorumRounds(api);
   const sorted = Object.values(latencies).sort((a, b) => a - b);
   const quorum = (name: string, record: PhaseRecord, model: number, direct?: PhaseRecord) => {
     const l = record.latency();
@@ -342,8 +343,8 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
     `  target: early quorum p50 within 15 ms of the second-fastest model, as the direct quorum (same questions, same`,
     `  concurrency, same SDK clients) answers it: "vs direct" of the first row. "p50 - model" adds what the SDK calls,`,
     `  the emulator and the closed loop's bursts of ${options.c} requests cost the direct client too.`,
-    ...(api.earlyQuorum.moreRounds.length > 0
-      ? [`  "vs direct" of early_quorum: true in each of ${options.rounds} rounds: ${earlyQuorumRounds(api).map(signedMs).join(", ")}; the target uses the median.`]
+    ...(quorumRounds.length > 1
+      ? [`  "vs direct" of early_quorum: true in each of ${quorumRounds.length} rounds: ${quorumRounds.map(signedMs).join(", ")}; the target uses the median.`]
       : []),
     "",
   ].join("\n");
