@@ -5,6 +5,7 @@
  * dir, and printing the results table.
  */
 import type { StoredDecision } from "@sd/contracts";
+import { setTimeout as delay } from "node:timers/promises";
 import { isDeepStrictEqual } from "node:util";
 import { decisionsCollection, type DecisionDocument } from "../src/decisions";
 import { toDecisionDocument } from "../src/decisions/mapping";
@@ -65,12 +66,18 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/** Runs `task(i)` for i from 0 to count-1 with at most `concurrency` at once (a closed loop of `concurrency` users); returns the seconds it took. */
-export async function closedLoop(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<number> {
+/**
+ * Runs `task(i)` for i from 0 to count-1 with at most `concurrency` at once (a closed loop of
+ * `concurrency` users); returns the seconds it took. With `rampMs`, the users join one after
+ * another, evenly over that time, instead of all at the same instant.
+ */
+export async function closedLoop(count: number, concurrency: number, task: (i: number) => Promise<unknown>, rampMs = 0): Promise<number> {
   let next = 0;
   const started = performance.now();
+  const users = Math.min(concurrency, count);
   await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
+    Array.from({ length: users }, async (_, user) => {
+      if (rampMs > 0 && user > 0) await delay((rampMs * user) / users);
       while (next < count) await task(next++);
     }),
   );

@@ -18,8 +18,15 @@
  *   BENCH_VARIANTS=one BENCH_N=200 npm run bench
  *   BENCH_PROFILE=1 npm run bench        (CPU profiles of the saturation phase; see bench/profile-summary.ts)
  *
+ * The load is closed loops of C users, each sending its next decision when the last one is
+ * answered. In the latency phases (the C=20 table, the /v1 rows, early quorum) the users join one by
+ * one over one model latency: started at one instant, they would send lockstep bursts of C that
+ * stay in step for many rounds, and the phase would measure that start-up transient. The
+ * saturation and overload phases start every user at once.
+ *
  * Variables (defaults): BENCH_N (400) and BENCH_C (20) for the latency table and /v1 rows;
- * BENCH_LATENCY_MS (300) every model's answer time; BENCH_WARMUP (100) decisions per product start and before the early-quorum phase;
+ * BENCH_LATENCY_MS (300) every model's answer time; BENCH_RAMP_MS (BENCH_LATENCY_MS) the time over
+ * which a latency phase's users join (0: all at once, as the saturation and overload phases); BENCH_WARMUP (100) decisions per product start and before the early-quorum phase;
  * BENCH_SAT_C (100), BENCH_SAT_N (6 x BENCH_SAT_C); BENCH_ROUNDS (1) runs each variant's latency and
  * saturation pairs, and the early-quorum pair, that many times on the same deployment, and the targets
  * use the medians (this machine's run-to-run noise is about +-10%, more when the hypervisor takes CPU

@@ -77,7 +77,7 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
       await Promise.all([withBearer(-i - 1), withKey(-i - 1), historyWithBearer(), historyWithKey()]);
     }
     ctx.progress(`api: bearer and API key, interleaved (${options.n} each at concurrency ${options.c})`);
-    const [bearerRun, keyRun] = await measurePair(options.n, options.c, withBearer, withKey);
+    const [bearerRun, keyRun] = await measurePair(options.n, options.c, withBearer, withKey, options.rampMs);
     ctx.progress(`api: the key check alone (${options.checks} each, one at a time)`);
     const [bearerCheck, keyCheck] = await measurePair(options.checks, 1, historyWithBearer, historyWithKey);
 
@@ -94,6 +94,7 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
     const quorumLoad = (earlyQuorum: boolean) => ({
       count: options.earlyQuorum.n,
       concurrency: options.c,
+      rampMs: options.rampMs,
       send: (i: number) =>
         client.send("POST", "/v1/ensemble", { prompt: question(`${tag}-${earlyQuorum}`, i), valid_responses: CATEGORIES, early_quorum: earlyQuorum }, keyed),
       check: (answer: Answer) => {
@@ -104,6 +105,7 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
     const directLoad = (path: string, answers: number) => ({
       count: options.earlyQuorum.n,
       concurrency: options.c,
+      rampMs: options.rampMs,
       send: (i: number) => direct.send("POST", path, { question: question(`${tag}-direct-${answers}`, i), categories: CATEGORIES }),
       check: (answer: Answer) => {
         const parsed = BaselineResponseSchema.safeParse(answer.body);

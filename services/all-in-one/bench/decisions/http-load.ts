@@ -103,6 +103,11 @@ export interface DecisionLoad {
   retryRefusals?: boolean;
   /** Rejects at the first failure instead of recording it (a warm-up: a broken product should not cost minutes of timeouts). */
   failFast?: boolean;
+  /**
+   * The users join one by one, evenly over this many ms (see `BenchOptions.rampMs`); 0 or unset:
+   * all at the same instant, the lockstep burst the overload phase is about.
+   */
+  rampMs?: number;
 }
 
 /** The longest a refused user waits before retrying, whatever Retry-After says, so a phase stays short. */
@@ -111,7 +116,7 @@ const MAX_RETRY_WAIT_S = 10;
 /** Runs a phase of decisions and records every answer. */
 export async function measureDecisions(load: DecisionLoad): Promise<PhaseRecord> {
   const record = new PhaseRecord();
-  record.seconds = await closedLoop(load.count, load.concurrency, async (i) => {
+  const decide = async (i: number): Promise<void> => {
     const first = performance.now();
     for (;;) {
       const t0 = performance.now();
@@ -141,22 +146,25 @@ export async function measureDecisions(load: DecisionLoad): Promise<PhaseRecord>
       record.endToEnd.push(performance.now() - first);
       return;
     }
-  });
+  };
+  record.seconds = await closedLoop(load.count, load.concurrency, decide, load.rampMs);
   return record;
 }
 
 /**
  * Runs `a` and `b` `count` times each, alternating in one stream of work at `concurrency`, so
- * both meet the same load, the same warm caches and the same background noise.
+ * both meet the same load, the same warm caches and the same background noise. The users join
+ * over `rampMs`, as in `DecisionLoad`.
  */
 export async function measurePair(
   count: number,
   concurrency: number,
   a: (i: number) => Promise<void>,
   b: (i: number) => Promise<void>,
+  rampMs = 0,
 ): Promise<[PhaseRecord, PhaseRecord]> {
   const records: [PhaseRecord, PhaseRecord] = [new PhaseRecord(), new PhaseRecord()];
-  const seconds = await closedLoop(count * 2, concurrency, async (i) => {
+  const decide = async (i: number): Promise<void> => {
     const record = records[i % 2]!;
     const t0 = performance.now();
     try {
@@ -165,7 +173,8 @@ export async function measurePair(
     } catch (error) {
       record.fail(error instanceof Error ? error.message : String(error));
     }
-  });
+  };
+  const seconds = await closedLoop(count * 2, concurrency, decide, rampMs);
   for (const record of records) record.seconds = seconds;
   return records;
 }

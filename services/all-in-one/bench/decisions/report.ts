@@ -19,12 +19,15 @@ const errorsOf = (record: PhaseRecord) => (record.errors === 0 ? "0" : `${record
 /** `value` of a run's usage (e.g. one group's CPU ms) per decision answered. */
 const perDecision = (run: MeteredRun, value: (usage: UsageDelta) => number) => value(run.usage) / Math.max(1, run.record.answered.length);
 
-function latencyTable(runs: ComparedRuns, n: number): string[] {
+/** How the users of a latency phase joined, for its title. */
+const joining = (c: number, rampMs: number): string => (rampMs > 0 ? `the ${c} users join over ${rampMs} ms` : `the ${c} users start at once`);
+
+function latencyTable(runs: ComparedRuns, n: number, rampMs: number): string[] {
   const p = runs.pipeline.record.latency();
   const b = runs.baseline.record.latency();
   const w = 38;
   return [
-    `Latency at concurrency ${runs.concurrency} (N=${n} each, after the warm-up)`,
+    `Latency at concurrency ${runs.concurrency} (N=${n} each, after the warm-up; ${joining(runs.concurrency, rampMs)})`,
     row("", w, ["p50", "p95", "p99", "decisions/s", "errors"]),
     row("pipeline", w, [ms(p.p50), ms(p.p95), ms(p.p99), runs.pipeline.record.perSecond.toFixed(1), errorsOf(runs.pipeline.record)]),
     row("direct baseline", w, [ms(b.p50), ms(b.p95), ms(b.p99), runs.baseline.record.perSecond.toFixed(1), errorsOf(runs.baseline.record)]),
@@ -40,7 +43,7 @@ function saturationTable(runs: ComparedRuns, n: number): string[] {
     return row(label, w, [run.record.perSecond.toFixed(1), errorsOf(run.record), ms(l.p50), ms(l.p99)]);
   };
   return [
-    `Saturation at concurrency ${runs.concurrency} (N=${n} each)`,
+    `Saturation at concurrency ${runs.concurrency} (N=${n} each; the users start at once)`,
     row("", w, ["decisions/s", "errors", "p50", "p99"]),
     line("pipeline", runs.pipeline),
     line("direct baseline", runs.baseline),
@@ -197,7 +200,7 @@ export function variantReport(result: VariantResult, options: BenchOptions): str
   return [
     `== ${VARIANT_TITLES[result.variant]} ==`,
     "",
-    ...latencyTable(result.latency, options.n),
+    ...latencyTable(result.latency, options.n, options.rampMs),
     "",
     ...saturationTable(result.saturation, options.saturation.n),
     "",
@@ -315,7 +318,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
   };
   return [
     ...pair(
-      `The same decision with a bearer token (web endpoint) and with an API key (/v1/ensemble), interleaved (N=${options.n} each, concurrency=${options.c}, one process)`,
+      `The same decision with a bearer token (web endpoint) and with an API key (/v1/ensemble), interleaved (N=${options.n} each, concurrency=${options.c}, ${joining(options.c, options.rampMs)}, one process)`,
       [
         ["bearer: POST /api/ensembled-llm-categorical-decision", api.bearer],
         ["API key: POST /v1/ensemble (early_quorum: false)", api.keyed],
@@ -334,7 +337,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
     ),
     `Early quorum: /v1/ensemble with ${Object.entries(latencies)
       .map(([id, latency]) => `${id} at ${latency} ms`)
-      .join(", ")}, all answering alike (N=${options.earlyQuorum.n} each, concurrency=${options.c})`,
+      .join(", ")}, all answering alike (N=${options.earlyQuorum.n} each, concurrency=${options.c}, ${joining(options.c, options.rampMs)})`,
     row("", w, ["p50", "p95", "p99", "p50 - model", "vs direct", "errors"]),
     quorum(`early_quorum: true (model: the 2nd-fastest, ${sorted[1]} ms)`, on, sorted[1]!, directQuorum),
     quorum(`direct quorum: answered when two calls agree`, directQuorum, sorted[1]!),
@@ -342,7 +345,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
     quorum(`direct: all three calls (Promise.all)`, directAll, sorted[2]!),
     `  target: early quorum p50 within 15 ms of the second-fastest model, as the direct quorum (same questions, same`,
     `  concurrency, same SDK clients) answers it: "vs direct" of the first row. "p50 - model" adds what the SDK calls,`,
-    `  the emulator and the closed loop's bursts of ${options.c} requests cost the direct client too.`,
+    `  the emulator and the closed loop's load of ${options.c} users cost the direct client too.`,
     ...(quorumRounds.length > 1
       ? [`  "vs direct" of early_quorum: true in each of ${quorumRounds.length} rounds: ${quorumRounds.map(signedMs).join(", ")}; the target uses the median.`]
       : []),

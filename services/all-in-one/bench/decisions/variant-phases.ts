@@ -87,13 +87,15 @@ export async function warmUp(
   });
 }
 
-/** The pipeline's run, then the baseline's; `pipelineWindow` receives the pipeline run's start and end on the profile clock. */
+/**
+ * The pipeline's run, then the baseline's, with the users joining over `rampMs`;
+ * `pipelineWindow` receives the pipeline run's start and end on the profile clock.
+ */
 async function comparedRuns(
   ctx: BenchContext,
   deployment: Deployment,
   phase: string,
-  count: number,
-  concurrency: number,
+  { count, concurrency, rampMs }: { count: number; concurrency: number; rampMs: number },
   pipelineWindow?: { from: number; to: number },
 ): Promise<ComparedRuns> {
   const processes = [...deployment.processes, ctx.baseline, ctx.emulator];
@@ -101,10 +103,10 @@ async function comparedRuns(
     metered(ctx.meter, processes, () => withClient(origin, concurrency, (client) => measureDecisions({ ...load, send: send(client) })));
   ctx.progress(`${deployment.variant}: ${phase}, pipeline (${count} decisions at concurrency ${concurrency})`);
   if (pipelineWindow) pipelineWindow.from = profileClockUs();
-  const pipeline = await run(deployment.url, { count, concurrency, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${deployment.variant}-${phase}`));
+  const pipeline = await run(deployment.url, { count, concurrency, rampMs, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${deployment.variant}-${phase}`));
   if (pipelineWindow) pipelineWindow.to = profileClockUs();
   ctx.progress(`${deployment.variant}: ${phase}, direct baseline`);
-  const baseline = await run(ctx.baseline.url, { count, concurrency, check: baselineAnswered }, (c) => decideDirectly(c, `${deployment.variant}-${phase}`));
+  const baseline = await run(ctx.baseline.url, { count, concurrency, rampMs, check: baselineAnswered }, (c) => decideDirectly(c, `${deployment.variant}-${phase}`));
   return {
     concurrency,
     pipeline: { record: pipeline.result, usage: pipeline.usage },
@@ -133,9 +135,11 @@ export async function benchVariant(ctx: BenchContext, variant: Variant): Promise
   const moreRounds: VariantResult["moreRounds"] = [];
   /** The saturation phase's pipeline run, the part of the profiles kept. */
   const window = { from: 0, to: 0 };
+  const latencyLoad = { count: options.n, concurrency: options.c, rampMs: options.rampMs };
+  const saturationLoad = { count: options.saturation.n, concurrency: options.saturation.c, rampMs: 0 };
   try {
     await warmUp(main, { count: options.warmup, concurrency: options.c, check: pipelineAnswered }, (c) => decideThroughPipeline(c, `${variant}-warmup`));
-    latency = await comparedRuns(ctx, main, "latency", options.n, options.c);
+    latency = await comparedRuns(ctx, main, "latency", latencyLoad);
     if (options.census > 0) {
       ctx.progress(`${variant}: Redis census (${options.census} untimed decisions under MONITOR)`);
       census = await redisCensus(
@@ -148,11 +152,11 @@ export async function benchVariant(ctx: BenchContext, variant: Variant): Promise
         },
       );
     }
-    saturation = await comparedRuns(ctx, main, "saturation", options.saturation.n, options.saturation.c, window);
+    saturation = await comparedRuns(ctx, main, "saturation", saturationLoad, window);
     for (let round = 2; round <= options.rounds; round++) {
       moreRounds.push({
-        latency: await comparedRuns(ctx, main, `latency, round ${round}`, options.n, options.c),
-        saturation: await comparedRuns(ctx, main, `saturation, round ${round}`, options.saturation.n, options.saturation.c),
+        latency: await comparedRuns(ctx, main, `latency, round ${round}`, latencyLoad),
+        saturation: await comparedRuns(ctx, main, `saturation, round ${round}`, saturationLoad),
       });
     }
   } finally {
