@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     }
     const api = await benchApi(ctx);
     print(apiReport(api, options));
-    print(targetsReport(results, api));
+    print(targetsReport(results, api, options));
     print("");
     print(redisTrafficNote(results, options.privateRedis));
     if (options.profileDir) {
