@@ -35,7 +35,7 @@ export class JournalWriter {
   }
 
   /**
-   * Appends `lines` (each from `encodeJournalLine`, newline included) and fsyncs them. Callers
+   * Appends `lines` (each from `encodeJournalLine`, newline included) and makes them durable. Callers
    * serialise appends (one at a time). On failure none of them is left in the file.
    */
   async append(lines: readonly string[]): Promise<void> {
