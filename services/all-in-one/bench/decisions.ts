@@ -85,27 +85,27 @@ async function main(): Promise<void> {
     })());
   try {
     const redisVersion = /redis_version:(\S+)/.exec(await redis.info("server"))?.[1] ?? "?";
-    progress("starting the emulator and the direct baseline");
+    progress("starting the emulator");
     const emulator = await startEmulatorProcess(options.latencyMs);
     const baselineEnv = productEnv(emulator.url, options);
     rmSync(baselineEnv.DATA_DIR!, { recursive: true, force: true }); // the baseline stores nothing
+    const shared = { options, meter: new UsageMeter(redis, () => prefixes), emulator, prefixes, progress };
     /**
-     * A baseline process as fresh as the product it is compared with, warmed up as the product is:
-     * each variant and the /v1 part start their product anew, and a baseline that had already served
-     * the earlier parts of the run used 23-39% less CPU per decision than it did in the first part.
+     * Runs one part of the run (a variant, the /v1 part) against a baseline process of its own,
+     * warmed up as the part's product is: each part starts its product anew, and a baseline that had
+     * already served the earlier parts used 23-39% less CPU per decision than in the first one.
      */
-    const freshBaseline = async (): Promise<BenchContext["baseline"]> => {
-      const started = await startBaselineProcess(baselineEnv);
-      await warmUp({ url: started.url, processes: [started] }, { count: options.warmup, concurrency: options.c, check: baselineAnswered }, (c) =>
-        decideDirectly(c, "warmup"),
-      );
-      return started;
-    };
-    const ctx: BenchContext = { options, meter: new UsageMeter(redis, () => prefixes), emulator, baseline: await freshBaseline(), prefixes, progress };
-    const renewBaseline = async () => {
-      progress("a fresh direct baseline");
-      await stopProcess(ctx.baseline);
-      ctx.baseline = await freshBaseline();
+    const withFreshBaseline = async <T>(part: (ctx: BenchContext) => Promise<T>): Promise<T> => {
+      progress("starting a direct baseline");
+      const baseline = await startBaselineProcess(baselineEnv);
+      try {
+        await warmUp({ url: baseline.url, processes: [baseline] }, { count: options.warmup, concurrency: options.c, check: baselineAnswered }, (c) =>
+          decideDirectly(c, "warmup"),
+        );
+        return await part({ ...shared, baseline });
+      } finally {
+        await stopProcess(baseline);
+      }
     };
 
     const cpu = cpus();
@@ -127,15 +127,13 @@ async function main(): Promise<void> {
     );
 
     const results: VariantResult[] = [];
-    for (const [i, variant] of options.variants.entries()) {
+    for (const variant of options.variants) {
       progress(`${VARIANT_TITLES[variant]}`);
-      if (i > 0) await renewBaseline();
-      const result = await benchVariant(ctx, variant);
+      const result = await withFreshBaseline((ctx) => benchVariant(ctx, variant));
       results.push(result);
       print(variantReport(result, options));
     }
-    await renewBaseline();
-    const api = await benchApi(ctx);
+    const api = await withFreshBaseline(benchApi);
     print(apiReport(api, options));
     print(targetsReport(results, api, options));
     print("");
@@ -145,7 +143,7 @@ async function main(): Promise<void> {
       for (const result of results) print(`  ${result.variant}: ${result.profiles.map((path) => basename(path)).join(", ")}`);
       print(`  summary: npx tsx services/all-in-one/bench/profile-summary.ts ${options.profileDir}/<variant>-*.cpuprofile`);
     }
-    await Promise.all([stopProcess(ctx.baseline), stopProcess(emulator)]);
+    await stopProcess(emulator);
   } finally {
     await cleanup();
   }
