@@ -72,13 +72,8 @@ export interface BenchOptions {
   latencyMs: number;
   /**
    * The latency phases' users (the C=20 table, the /v1 rows, early quorum) join one by one over
-   * this many ms. A closed loop whose users all start at one instant sends lockstep bursts of C
-   * requests, and with a fixed model latency they stay in step for many rounds: in one run at
-   * C=20, the first 100 of 400 decisions had a p50 61 ms above the last 100's, through the same
-   * product. A latency phase would measure that start-up transient rather than the steady state at
-   * this concurrency; steady users join spread out, as load tools ramp up their virtual users. The
-   * saturation and overload phases keep every user starting at once (the harder case for the
-   * product, and what the overload phase is about). 0: every phase in lockstep.
+   * this many ms; 0: all at once, as the saturation and overload phases always start (why: the
+   * header of decisions.ts).
    */
   rampMs: number;
   /** Decisions each product start makes before anything is measured (connections, JIT, queues). */
