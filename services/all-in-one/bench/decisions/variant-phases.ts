@@ -41,7 +41,7 @@ export interface VariantResult {
   labels: string[];
   latency: ComparedRuns;
   saturation: ComparedRuns;
-  /** Rounds 2 to BENCH_ROUNDS of the latency and saturation pairs (the CPU, Redis and profile figures are the first round's). */
+  /** Rounds 2 to BENCH_ROUNDS of the latency and saturation pairs (the CPU table, Redis and profile figures are the first round's; the targets use every round). */
   moreRounds: { latency: ComparedRuns; saturation: ComparedRuns }[];
   /** Commands the product sent and ran inside scripts, from MONITOR (null with BENCH_CENSUS_N=0). */
   census: RedisCensus | null;
