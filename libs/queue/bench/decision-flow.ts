@@ -1,0 +1,218 @@
+/**
+ * `npm run bench:queue`: what the decision pipeline's queue bookkeeping costs on its own, with
+ * nothing else in the process. The gateway's DecisionFlow (one parent job on the aggregate queue,
+ * one child vote per provider, the outcome heard on its channel), one worker per provider queue
+ * whose votes answer after BENCH_LATENCY_MS, and the aggregate worker, which reads the votes as the
+ * aggregator does and answers: no HTTP, no model SDK, no store, no other role. The baseline of the
+ * same run is the same closed loop waiting on three timers with Promise.all, so the difference is
+ * the queue's alone.
+ *
+ * It is the floor under `npm run bench`: while a decision is four BullMQ jobs, the product's CPU
+ * per decision beyond its SDK calls cannot fall below this figure (plus the HTTP stack and the
+ * store), whatever the rest of the product does.
+ *
+ * Variables (defaults): BENCH_LATENCY_MS (300) each vote's answer time; BENCH_QUEUE_N (1000)
+ * decisions per phase after a warm-up of 200; REDIS_URL (redis://127.0.0.1:6379). The phases are C=20,
+ * the users joining over one vote latency as in `npm run bench`, and C=100, all users at once.
+ * Redis figures are the whole server's: exact only when nothing else uses that Redis.
+ */
+import { randomUUID } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import { voteQueueName, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
+import { closedLoop, percentiles, positiveInteger } from "../../store/bench/support";
+import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, type Redis, type Worker } from "../src";
+
+const PROVIDERS = ["openai", "gemini", "claude"];
+const LATENCY_MS = positiveInteger("BENCH_LATENCY_MS", 300);
+const N = positiveInteger("BENCH_QUEUE_N", 1000);
+const WARMUP = 200;
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const PHASES = [
+  { concurrency: 20, rampMs: LATENCY_MS },
+  { concurrency: 100, rampMs: 0 },
+];
+/** Enough for every phase's decisions in flight, as `npm run bench` sets WORKER_CONCURRENCY. */
+const CONCURRENCY = Math.max(...PHASES.map((p) => p.concurrency));
+
+const prefix = `sdbench-queue-${randomUUID().slice(0, 8)}`;
+const question = "Approve the expense report?";
+const categories = ["Approve", "Reject", "Escalate"];
+
+function vote(provider: string): Vote {
+  return {
+    provider,
+    status: "success",
+    category: "Approve",
+    rationale: "Within policy.",
+    confidence: 0.9,
+    raw_response: '{"category":"Approve","rationale":"Within policy.","confidence":0.9}',
+    model_version: `${provider}-emulated`,
+    error: null,
+    weight: 1,
+    latency_ms: LATENCY_MS,
+    attempts: 1,
+    usage: null,
+    cost_usd: 0,
+  };
+}
+
+/** The pipeline's roles in this process, as the all-in-one runs them. */
+function startPipeline(): { flow: DecisionFlow; close: () => Promise<void> } {
+  const connections: Redis[] = [];
+  const connect = (name: string) => {
+    const connection = createRedis(REDIS_URL, name);
+    connections.push(connection);
+    return connection;
+  };
+  const settings = (name: string) => ({ connection: connect(name), prefix, concurrency: CONCURRENCY, lockMs: 30_000 });
+  const workers: Worker[] = PROVIDERS.map((provider) =>
+    createWorker<unknown, Vote>(
+      voteQueueName(provider),
+      async () => {
+        await delay(LATENCY_MS);
+        return vote(provider);
+      },
+      settings(`bench-${provider}`),
+    ),
+  );
+  workers.push(
+    createAggregateWorker(async (job) => {
+      // What the aggregator reads of a decision's votes (services/aggregator/src/ensemble-driver.ts).
+      const [values] = await Promise.all([job.getChildrenValues<Vote>(), job.getIgnoredChildrenFailures()]);
+      const votes = Object.values(values);
+      return {
+        final_decision: votes[0]?.category ?? null,
+        total_votes: votes.length,
+        vote_counts: { Approve: votes.length },
+        individual_responses: Object.fromEntries(votes.map((v) => [v.provider, v.category])),
+        decision_id: job.data.decision_id,
+        question: job.data.question,
+      } satisfies DecisionResponse;
+    }, settings("bench-aggregator")),
+  );
+  const requests = createRequestRedis(REDIS_URL, "bench-gateway", 2000);
+  connections.push(requests);
+  const flow = new DecisionFlow(requests, prefix, 1);
+  return {
+    flow,
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+      await flow.close();
+      for (const connection of connections) connection.disconnect();
+    },
+  };
+}
+
+/** One decision as the gateway makes it: listen, enqueue, wait for the outcome. */
+async function decide(flow: DecisionFlow): Promise<void> {
+  const decisionId = randomUUID();
+  const pending = flow.listen(decisionId, 60_000);
+  const job: AggregateJob = {
+    decision_id: decisionId,
+    request_id: null,
+    question,
+    categories,
+    images: [],
+    providers: PROVIDERS,
+    ensemble_mode: "majority_voting",
+    received_at: Date.now(),
+    vote_deadline_at: Date.now() + 30_000,
+    is_authenticated: false,
+    user_id: null,
+    user_email: null,
+    user_ip: "127.0.0.1",
+    api_key_id: null,
+  };
+  try {
+    await flow.enqueue(job);
+  } catch (error) {
+    pending.cancel();
+    throw error;
+  }
+  pending.enqueued();
+  const response = await pending.result;
+  if (response.total_votes !== PROVIDERS.length) throw new Error(`decision ${decisionId}: ${response.total_votes} votes, expected ${PROVIDERS.length}`);
+}
+
+/** The baseline: the same wait for three answers, with no queue in between. */
+const decideDirectly = async (): Promise<void> => {
+  await Promise.all(PROVIDERS.map(() => delay(LATENCY_MS)));
+};
+
+interface RedisUsage {
+  cpuMs: number;
+  commands: number;
+}
+
+async function redisUsage(redis: Redis): Promise<RedisUsage> {
+  const info = await redis.info("cpu", "commandstats");
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, "m").exec(info)?.[1] ?? 0);
+  let commands = 0;
+  // The meter's own INFO calls are left out.
+  for (const match of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) if (match[1] !== "info") commands += Number(match[2]);
+  return { cpuMs: 1000 * (field("used_cpu_sys") + field("used_cpu_user")), commands };
+}
+
+interface Measured {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  cpuMs: number;
+  redisCpuMs: number;
+  redisCommands: number;
+}
+
+async function measure(meter: Redis, count: number, concurrency: number, rampMs: number, task: () => Promise<void>): Promise<Measured> {
+  const latencies: number[] = [];
+  const [redisBefore, cpuBefore] = [await redisUsage(meter), process.cpuUsage()];
+  const seconds = await closedLoop(
+    count,
+    concurrency,
+    async () => {
+      const started = performance.now();
+      await task();
+      latencies.push(performance.now() - started);
+    },
+    rampMs,
+  );
+  const cpu = process.cpuUsage(cpuBefore);
+  const redisAfter = await redisUsage(meter);
+  const { p50, p99 } = percentiles(latencies);
+  return {
+    perSecond: count / seconds,
+    p50,
+    p99,
+    cpuMs: (cpu.user + cpu.system) / 1000 / count,
+    redisCpuMs: (redisAfter.cpuMs - redisBefore.cpuMs) / count,
+    redisCommands: (redisAfter.commands - redisBefore.commands) / count,
+  };
+}
+
+const row = (label: string, cells: string[]) => `  ${label.padEnd(34)}${cells.map((c) => c.padStart(12)).join("")}`;
+const line = (label: string, m: Measured) =>
+  row(label, [m.perSecond.toFixed(1), `${m.p50.toFixed(0)} ms`, `${m.p99.toFixed(0)} ms`, m.cpuMs.toFixed(2), m.redisCpuMs.toFixed(2), m.redisCommands.toFixed(1)]);
+
+const meter = createRedis(REDIS_URL, "bench-meter");
+const pipeline = startPipeline();
+try {
+  await pipeline.flow.ready();
+  console.log("The queue alone: DecisionFlow, one worker per provider queue and the aggregate worker in this process;");
+  console.log(`every vote answers after ${LATENCY_MS} ms (a timer: no model, no HTTP, no store). The baseline waits on the same three timers.`);
+  await closedLoop(WARMUP, CONCURRENCY, () => decide(pipeline.flow));
+  for (const { concurrency, rampMs } of PHASES) {
+    const queued = await measure(meter, N, concurrency, rampMs, () => decide(pipeline.flow));
+    const direct = await measure(meter, N, concurrency, rampMs, decideDirectly);
+    const joining = rampMs > 0 ? `the users join over ${rampMs} ms` : "the users start at once";
+    console.log(`\nConcurrency ${concurrency} (N=${N} each; ${joining})`);
+    console.log(row("", ["decisions/s", "p50", "p99", "CPU ms", "Redis CPU", "Redis cmds"]));
+    console.log(line("queue: flow, votes, aggregation", queued));
+    console.log(line("baseline: three timers", direct));
+    console.log(`  the queue's own CPU per decision: ${(queued.cpuMs - direct.cpuMs).toFixed(2)} ms in this process, plus ${queued.redisCpuMs.toFixed(2)} ms of Redis`);
+  }
+  console.log("\nCPU ms: this process's user+sys time per decision; Redis CPU and commands (those inside scripts included): INFO, per decision.");
+} finally {
+  await pipeline.close();
+  const keys = await meter.keys(`${prefix}:*`);
+  for (let i = 0; i < keys.length; i += 1000) await meter.del(...keys.slice(i, i + 1000));
+  meter.disconnect();
+}
