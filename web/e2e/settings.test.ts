@@ -190,12 +190,13 @@ describe.skipIf(browserUnavailable)("settings: creating a key", () => {
     await dialog.getByLabel("Key Name").fill("  CI pipeline  ");
     await dialog.getByLabel("Workspace").fill("Staging");
     expect(await dialog.getByText(API_KEY_MESSAGES.nameRequired).count()).toBe(0);
+    // The button turns busy before the browser reports the request it sends: wait for that report.
+    const posted = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === KEYS_PATH);
     await dialog.getByRole("button", { name: "Create Key" }).click();
     const busy = dialog.getByRole("button", { name: "Creating..." });
     await busy.waitFor();
     expect(await busy.isDisabled()).toBe(true);
-    const posted = requests.find((r) => r.method() === "POST");
-    expect(posted?.postDataJSON()).toEqual({ name: "CI pipeline", workspace: "Staging" });
+    expect((await posted).postDataJSON()).toEqual({ name: "CI pipeline", workspace: "Staging" });
     release();
 
     await toast(page, API_KEY_MESSAGES.created).waitFor();
