@@ -261,7 +261,8 @@ export function targetsReport(results: readonly VariantResult[], api: ApiResult,
   const target = (label: string, value: (r: VariantResult) => string) => lines.push(`  ${label.padEnd(w)}${results.map((r) => cell(value(r))).join("")}`);
   target(`C=${c} p50 within 1.05x of the baseline`, (r) => {
     const v = medianFigures(r).p50Ratio;
-    return `${v.toFixed(2)}x ${yes(v <= 1.05)}`;
+    // Three decimals: 1.054 would read as 1.05x next to a NO.
+    return `${v.toFixed(3)}x ${yes(v <= 1.05)}`;
   });
   target(`C=${c} added overhead at p99 under 25 ms`, (r) => {
     const v = medianFigures(r).addedP99;
