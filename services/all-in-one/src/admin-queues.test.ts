@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES, AGGREGATE_QUEUE, AUTH_MESSAGES, QueuesSessionResponseSchema, type AuthResponse } from "@sd/contracts";
@@ -116,5 +119,24 @@ describe("the queue view at /admin/queues", () => {
     expect((await board("/api/queues", cookie)).status).toBe(200);
     expect((await callApi(stack.url, "/api/auth/logout", user.tokens.access_token, { method: "POST" })).status).toBe(200);
     expect((await board("/api/queues", cookie)).status).toBe(401);
+  });
+});
+
+describe("the queue view's page template on disk", () => {
+  it("is a private copy while the gateway runs, and is removed when it stops", async () => {
+    // In-process stacks run in this test file's process; their copies carry its pid.
+    const copies = () => new Set(readdirSync(tmpdir()).filter((name) => name.startsWith(`sd-queue-board-${process.pid}-`)));
+    const before = copies();
+    const another = await startStack(testEnv(emulator.url, { JWT_SECRET }));
+    const added = [...copies()].filter((name) => !before.has(name));
+    try {
+      expect(added).toHaveLength(1);
+      const dir = join(tmpdir(), added[0]!);
+      expect(statSync(dir).mode & 0o077).toBe(0); // no access for other users: a template is code
+      expect(readFileSync(join(dir, "index.ejs"), "utf8")).not.toContain("fonts.googleapis.com");
+    } finally {
+      await another.close();
+    }
+    expect(copies().has(added[0]!)).toBe(false);
   });
 });

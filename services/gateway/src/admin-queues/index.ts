@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -73,7 +73,8 @@ export function queueView(deps: QueueViewDeps): QueueView {
   const server = new ExpressAdapter();
   server.setBasePath(QUEUES_PATH);
   const queues = attachQueueBoard(server, deps.redis, deps.prefix, deps.providers);
-  server.setViewsPath(localTemplateDir());
+  const templateDir = localTemplateDir();
+  server.setViewsPath(templateDir);
 
   const sessionRoutes = Router();
   sessionRoutes.post("/admin/queues-session", deps.requireUser, requireAdmin(deps.isAdmin), (req, res) => {
@@ -109,7 +110,15 @@ export function queueView(deps: QueueViewDeps): QueueView {
   };
   const board = Router();
   board.use(QUEUES_PATH, guard, server.getRouter() as RequestHandler);
-  return { sessionRoutes, board, close: () => queues.close() };
+  return {
+    sessionRoutes,
+    board,
+    close: async () => {
+      await queues.close();
+      // Every start writes its own copy: without this, each restart would leave one behind.
+      rmSync(templateDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The `exp` of the request's bearer token (already verified by requireUser), in seconds. */
@@ -142,12 +151,14 @@ function verifySession(token: string | null, secret: string): QueueSessionClaims
 
 /**
  * Bull Board's page template without its Google Fonts stylesheet: every asset of the queue view
- * comes from this server (the board falls back to the system fonts).
+ * comes from this server (the board falls back to the system fonts). Written to a private new
+ * directory (a fixed path in a shared /tmp could be planted by another user, and a template is
+ * code), named with the process id so an operator can tell whose it is; `close` removes it.
  */
 function localTemplateDir(): string {
   const uiDist = join(dirname(createRequire(import.meta.url).resolve("@bull-board/ui/package.json")), "dist");
   const template = readFileSync(join(uiDist, "index.ejs"), "utf8").replace(/<link[^>]+fonts\.googleapis\.com[^>]*>/g, "");
-  const dir = mkdtempSync(join(tmpdir(), "sd-queue-board-"));
+  const dir = mkdtempSync(join(tmpdir(), `sd-queue-board-${process.pid}-`));
   writeFileSync(join(dir, "index.ejs"), template);
   return dir;
 }
