@@ -1,21 +1,18 @@
-import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { emulatorBaseUrl } from "@sd/provider-emulator";
+import { testDataDir, testQueuePrefix } from "./leftovers";
 
 /**
  * Environment of a test deployment: its own Redis key prefix and data directory (so test files
- * never see each other's jobs), the three default providers pointed at a provider emulator, and
- * short retry and lock timings.
+ * never see each other's jobs; both are removed after the test file), the three default
+ * providers pointed at a provider emulator, and short retry and lock timings.
  */
 export function testEnv(emulatorUrl: string, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: "test",
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
     REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
-    QUEUE_PREFIX: `sdtest-${randomUUID().slice(0, 8)}`,
-    DATA_DIR: mkdtempSync(join(tmpdir(), "sd-test-")),
+    QUEUE_PREFIX: testQueuePrefix(),
+    DATA_DIR: testDataDir(),
     PORT: "0",
     HOST: "127.0.0.1",
     HEALTH_PORT: "0",
