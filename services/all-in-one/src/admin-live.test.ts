@@ -15,6 +15,7 @@ import {
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { postJson } from "./testing/client";
 import { testEnv } from "./testing/env";
+import { testDataDir } from "./testing/leftovers";
 import { ServiceProcess } from "./testing/processes";
 import { signInByMail } from "./testing/sign-in";
 import { SmtpCapture } from "./testing/smtp-capture";
@@ -162,7 +163,7 @@ describe("the admin live room with two gateways", () => {
   it("each admin client gets exactly one event per second, whichever gateway it is connected to", async () => {
     const env = testEnv(emulator.url, { SMTP_URL: smtp.url, ADMIN_EMAILS: ADMIN, JWT_SECRET: "admin-live-two-gateways-0123456789abcdefgh" });
     const main = ServiceProcess.start("all-in-one", env);
-    const second = ServiceProcess.start("all-in-one", { ...env, ROLES: "gateway", EMBEDDED_STORE_SPLIT: "true", DATA_DIR: `${env.DATA_DIR}-b` });
+    const second = ServiceProcess.start("all-in-one", { ...env, ROLES: "gateway", EMBEDDED_STORE_SPLIT: "true", DATA_DIR: testDataDir() });
     running.push(main, second);
     const [urlA, urlB] = await Promise.all([main.gatewayUrl(), second.gatewayUrl()]);
     const { tokens } = await signInByMail(urlA, smtp, ADMIN);

@@ -6,6 +6,7 @@ import { useEmulator } from "@sd/provider-emulator/testing";
 import { createRedis } from "@sd/queue";
 import { LiveClient, postJson } from "./testing/client";
 import { testEnv } from "./testing/env";
+import { testDataDir } from "./testing/leftovers";
 import { callApi } from "./testing/history";
 import { ServiceProcess } from "./testing/processes";
 import { signInByMail } from "./testing/sign-in";
@@ -111,7 +112,7 @@ describe("live events with two gateways", () => {
     // Both gateways must accept the same access tokens (each would otherwise generate its own key).
     const env = testEnv(emulator.url, { SMTP_URL: smtp.url, JWT_SECRET: "two-gateways-secret-0123456789abcdefghijkl" });
     const main = start("all-in-one", env); // gateway A, workers and aggregator
-    const second = start("all-in-one", { ...env, ROLES: "gateway", EMBEDDED_STORE_SPLIT: "true", DATA_DIR: `${env.DATA_DIR}-b` });
+    const second = start("all-in-one", { ...env, ROLES: "gateway", EMBEDDED_STORE_SPLIT: "true", DATA_DIR: testDataDir() });
     const [urlA, urlB] = await Promise.all([main.gatewayUrl(), second.gatewayUrl()]);
     const onA = new LiveClient(urlA);
     const onB = new LiveClient(urlB);
