@@ -19,9 +19,11 @@ const errorsOf = (record: PhaseRecord) => (record.errors === 0 ? "0" : `${record
 /** `value` of a run's usage (e.g. one group's CPU ms) per decision answered. */
 const perDecision = (run: MeteredRun, value: (usage: UsageDelta) => number) => value(run.usage) / Math.max(1, run.record.answered.length);
 
-/** The product's Node CPU per decision beyond the baseline's (the SDK calls both make), in one pair of runs. */
-const cpuBeyondSdk = (runs: ComparedRuns) =>
-  perDecision(runs.pipeline, (u) => groupCpuMs(u, "product")) - perDecision(runs.baseline, (u) => groupCpuMs(u, "baseline"));
+/** CPU ms per decision of the product's Node processes, and of the baseline process, in one pair of runs. */
+const productCpu = (runs: ComparedRuns) => perDecision(runs.pipeline, (u) => groupCpuMs(u, "product"));
+const baselineCpu = (runs: ComparedRuns) => perDecision(runs.baseline, (u) => groupCpuMs(u, "baseline"));
+/** The product's Node CPU per decision beyond the baseline's (the SDK calls both make). */
+const cpuBeyondSdk = (runs: ComparedRuns) => productCpu(runs) - baselineCpu(runs);
 
 /** How the users of a latency phase joined, for its title. */
 const joining = (c: number, rampMs: number): string => (rampMs > 0 ? `the ${c} users join over ${rampMs} ms` : `the ${c} users start at once`);
@@ -122,13 +124,11 @@ function cpuTable(result: VariantResult): string[] {
   const phases = [result.latency, result.saturation];
   const w = 58;
   const cpu = (pick: (runs: ComparedRuns) => number) => phases.map((runs) => pick(runs).toFixed(2));
-  const product = (runs: ComparedRuns) => perDecision(runs.pipeline, (u) => groupCpuMs(u, "product"));
-  const baseline = (runs: ComparedRuns) => perDecision(runs.baseline, (u) => groupCpuMs(u, "baseline"));
   const redis = (runs: ComparedRuns) => perDecision(runs.pipeline, (u) => u.redisCpuMs);
   const lines = [
     "CPU ms per decision (user+sys: /proc/<pid>/stat for each process, INFO cpu for Redis)",
     row("", w, phases.map((runs) => `C=${runs.concurrency}`)),
-    row("product Node processes", w, cpu(product)),
+    row("product Node processes", w, cpu(productCpu)),
   ];
   if (result.labels.length > 1) {
     for (const label of result.labels) {
@@ -137,9 +137,9 @@ function cpuTable(result: VariantResult): string[] {
   }
   lines.push(
     row("Redis (during the pipeline run)", w, cpu(redis)),
-    row("direct baseline process", w, cpu(baseline)),
+    row("direct baseline process", w, cpu(baselineCpu)),
     row("product beyond the SDK calls (product Node - baseline)", w, cpu(cpuBeyondSdk)),
-    row("  the same, with Redis", w, cpu((runs) => product(runs) + redis(runs) - baseline(runs))),
+    row("  the same, with Redis", w, cpu((runs) => cpuBeyondSdk(runs) + redis(runs))),
     row("emulator, during the pipeline run", w, cpu((runs) => perDecision(runs.pipeline, (u) => groupCpuMs(u, "emulator")))),
     row("emulator, during the baseline run", w, cpu((runs) => perDecision(runs.baseline, (u) => groupCpuMs(u, "emulator")))),
     row("product Node processes while idle (baseline run), ms/s", w, cpu((runs) => groupCpuMs(runs.baseline.usage, "product") / runs.baseline.record.seconds)),
