@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { createRedis, createRequestRedis, isRedisUnavailable, onReconnect } from "./redis";
+import { createRedis, createRequestRedis, deleteDeploymentKeys, isRedisUnavailable, onReconnect } from "./redis";
 
 describe("Redis connections", () => {
   it("on the request path, a command fails at once while Redis is unreachable, with an error recognised as an outage", async () => {
@@ -51,6 +52,26 @@ describe("Redis connections", () => {
       await once(redis, "ready");
       expect(calls).toBe(1);
     } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe("deleteDeploymentKeys", () => {
+  it("deletes every key under the prefix, however many, and no key of a prefix that only starts the same", async () => {
+    const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "delete-keys-test");
+    const prefix = `sdtest-delete-${randomUUID().slice(0, 8)}`;
+    const neighbour = `${prefix}x`;
+    try {
+      const pipeline = redis.pipeline();
+      for (let i = 0; i < 2500; i++) pipeline.set(`${prefix}:key:${i}`, "1");
+      pipeline.hset(`${prefix}:job`, "data", "{}").set(`${neighbour}:kept`, "1");
+      await pipeline.exec();
+      await deleteDeploymentKeys(redis, prefix);
+      expect(await redis.keys(`${prefix}:*`)).toEqual([]);
+      expect(await redis.get(`${neighbour}:kept`)).toBe("1");
+    } finally {
+      await redis.del(`${neighbour}:kept`);
       redis.disconnect();
     }
   });

@@ -41,6 +41,17 @@ export async function deleteIfEqual(redis: Redis, key: string, value: string): P
 }
 
 /**
+ * Deletes every key of the deployment whose QUEUE_PREFIX is `prefix` (its jobs, live events,
+ * boards and counters are all under it): for benchmarks and tests that are done with one. SCAN,
+ * not KEYS, so a Redis shared with others is not blocked while it looks.
+ */
+export async function deleteDeploymentKeys(redis: Redis, prefix: string): Promise<void> {
+  for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>) {
+    if (keys.length > 0) await redis.unlink(...keys);
+  }
+}
+
+/**
  * Calls `handler` each time `redis` is ready again after it lost its connection, but not when it
  * first connects: nothing that depends on it can have happened before then (a reaction to the
  * first "ready", racing the first commands, would look at a world that is only starting). Returns

@@ -22,9 +22,9 @@
  *                                               majority_voting, which every comparison is paired with; default all)
  */
 import { rm } from "node:fs/promises";
-import { Redis } from "ioredis";
 import { ENSEMBLE_LIMITS } from "@sd/contracts";
 import { LAB_DESCRIPTION, startEmulator, type Emulator } from "@sd/provider-emulator";
+import { createRedis, deleteDeploymentKeys } from "@sd/queue";
 import { positiveInteger } from "../../../libs/store/bench/support";
 import { ServiceProcess } from "../src/testing/processes";
 import { startStack, type InProcessStack } from "../src/testing/stack";
@@ -88,11 +88,9 @@ async function withStack<T>(vars: Record<string, string>, work: (stack: InProces
 
 /** A run leaves tens of thousands of finished jobs under its own prefix (kept an hour by design): the bench removes them. */
 async function deleteKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl);
+  const redis = createRedis(redisUrl, "accuracy-lab-cleanup");
   try {
-    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 2000 }) as AsyncIterable<string[]>) {
-      if (keys.length > 0) await redis.unlink(...keys);
-    }
+    await deleteDeploymentKeys(redis, prefix);
   } finally {
     redis.disconnect();
   }

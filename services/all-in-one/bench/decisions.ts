@@ -44,7 +44,7 @@
 import { cpus, loadavg } from "node:os";
 import { rmSync } from "node:fs";
 import { basename } from "node:path";
-import { createRedis, type Redis } from "@sd/queue";
+import { createRedis, deleteDeploymentKeys, type Redis } from "@sd/queue";
 import { PrivateRedis } from "../src/testing/private-redis";
 import { benchApi } from "./decisions/api-phases";
 import { killEverything, startBaselineProcess, startEmulatorProcess, stopProcess } from "./decisions/deployment";
@@ -59,13 +59,9 @@ const started = performance.now();
 const progress = (line: string) => process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
-/** Removes the keys the run's deployments left in Redis (BullMQ's and the live events', all under their QUEUE_PREFIX). */
+/** Removes the keys the run's deployments left in Redis. */
 async function removeKeys(redis: Redis, prefixes: Iterable<string>): Promise<void> {
-  for (const prefix of prefixes) {
-    for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>) {
-      if (keys.length > 0) await redis.unlink(...keys);
-    }
-  }
+  for (const prefix of prefixes) await deleteDeploymentKeys(redis, prefix);
 }
 
 /** Undoes the run: child processes, data directories, Redis keys, the private Redis. Runs once. */

@@ -36,18 +36,10 @@ export async function removeLeftovers(redisUrl = process.env.REDIS_URL ?? "redis
   dataDirs.clear();
   if (prefixes.size === 0) return;
   // Loaded here: every test file runs this, and most never load the queue library otherwise.
-  const { createRequestRedis, whenReady } = await import("@sd/queue");
-  const redis = createRequestRedis(redisUrl, "test-leftovers", 5000);
+  const { createRedis, deleteDeploymentKeys } = await import("@sd/queue");
+  const redis = createRedis(redisUrl, "test-leftovers");
   try {
-    await whenReady(redis);
-    for (const prefix of prefixes) {
-      let cursor = "0";
-      do {
-        const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}:*`, "COUNT", 1000);
-        cursor = next;
-        if (keys.length > 0) await redis.unlink(...keys);
-      } while (cursor !== "0");
-    }
+    for (const prefix of prefixes) await deleteDeploymentKeys(redis, prefix);
     prefixes.clear();
   } finally {
     redis.disconnect();
