@@ -11,6 +11,8 @@
  * per decision beyond its SDK calls cannot fall below this figure (plus the HTTP stack and the
  * store), whatever the rest of the product does.
  *
+ * The queue's own benchmark lives here, beside the others, for their meter (decisions/usage.ts).
+ *
  * Variables (defaults): BENCH_LATENCY_MS (300) each vote's answer time; BENCH_QUEUE_N (1000)
  * decisions per phase after a warm-up of 200; REDIS_URL (redis://127.0.0.1:6379). The phases are C=20,
  * the users joining over one vote latency as in `npm run bench`, and C=100, all users at once.
@@ -19,8 +21,9 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import { voteQueueName, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
-import { closedLoop, percentiles, positiveInteger } from "../../store/bench/support";
-import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, type Redis, type Worker } from "../src";
+import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, deleteDeploymentKeys, type Redis, type Worker } from "@sd/queue";
+import { closedLoop, percentiles, positiveInteger } from "../../../libs/store/bench/support";
+import { metered, UsageMeter } from "./decisions/usage";
 
 const PROVIDERS = ["openai", "gemini", "claude"];
 const LATENCY_MS = positiveInteger("BENCH_LATENCY_MS", 300);
@@ -139,20 +142,6 @@ const decideDirectly = async (): Promise<void> => {
   await Promise.all(PROVIDERS.map(() => delay(LATENCY_MS)));
 };
 
-interface RedisUsage {
-  cpuMs: number;
-  commands: number;
-}
-
-async function redisUsage(redis: Redis): Promise<RedisUsage> {
-  const info = await redis.info("cpu", "commandstats");
-  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, "m").exec(info)?.[1] ?? 0);
-  let commands = 0;
-  // The meter's own INFO calls are left out.
-  for (const match of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) if (match[1] !== "info") commands += Number(match[2]);
-  return { cpuMs: 1000 * (field("used_cpu_sys") + field("used_cpu_user")), commands };
-}
-
 interface Measured {
   perSecond: number;
   p50: number;
@@ -162,29 +151,23 @@ interface Measured {
   redisCommands: number;
 }
 
-async function measure(meter: Redis, count: number, concurrency: number, rampMs: number, task: () => Promise<void>): Promise<Measured> {
+async function measure(meter: UsageMeter, count: number, concurrency: number, rampMs: number, task: () => Promise<void>): Promise<Measured> {
   const latencies: number[] = [];
-  const [redisBefore, cpuBefore] = [await redisUsage(meter), process.cpuUsage()];
-  const seconds = await closedLoop(
-    count,
-    concurrency,
-    async () => {
-      const started = performance.now();
-      await task();
-      latencies.push(performance.now() - started);
-    },
-    rampMs,
-  );
-  const cpu = process.cpuUsage(cpuBefore);
-  const redisAfter = await redisUsage(meter);
+  const timed = async () => {
+    const started = performance.now();
+    await task();
+    latencies.push(performance.now() - started);
+  };
+  const { result: seconds, usage } = await metered(meter, [], () => closedLoop(count, concurrency, timed, rampMs));
   const { p50, p99 } = percentiles(latencies);
   return {
     perSecond: count / seconds,
     p50,
     p99,
-    cpuMs: (cpu.user + cpu.system) / 1000 / count,
-    redisCpuMs: (redisAfter.cpuMs - redisBefore.cpuMs) / count,
-    redisCommands: (redisAfter.commands - redisBefore.commands) / count,
+    // Every role runs in this process, which the meter counts as the load generator's.
+    cpuMs: usage.loadGeneratorCpuMs / count,
+    redisCpuMs: usage.redisCpuMs / count,
+    redisCommands: [...usage.commands.values()].reduce((a, b) => a + b, 0) / count,
   };
 }
 
@@ -192,7 +175,8 @@ const row = (label: string, cells: string[]) => `  ${label.padEnd(34)}${cells.ma
 const line = (label: string, m: Measured) =>
   row(label, [m.perSecond.toFixed(1), `${m.p50.toFixed(0)} ms`, `${m.p99.toFixed(0)} ms`, m.cpuMs.toFixed(2), m.redisCpuMs.toFixed(2), m.redisCommands.toFixed(1)]);
 
-const meter = createRedis(REDIS_URL, "bench-meter");
+const meterConnection = createRedis(REDIS_URL, "bench-meter");
+const meter = new UsageMeter(meterConnection, () => new Set([prefix]));
 const pipeline = startPipeline();
 try {
   await pipeline.flow.ready();
@@ -212,7 +196,6 @@ try {
   console.log("\nCPU ms: this process's user+sys time per decision; Redis CPU and commands (those inside scripts included): INFO, per decision.");
 } finally {
   await pipeline.close();
-  const keys = await meter.keys(`${prefix}:*`);
-  for (let i = 0; i < keys.length; i += 1000) await meter.del(...keys.slice(i, i + 1000));
-  meter.disconnect();
+  await deleteDeploymentKeys(meterConnection, prefix);
+  meterConnection.disconnect();
 }
