@@ -299,6 +299,36 @@ describe.skipIf(browserUnavailable)("decision page: seeded decisions", () => {
     expect(await definition(section(page, "Decision Metadata"), "Processing Time").innerText()).toBe("Unknown");
   });
 
+  it("waits for the models' names before showing the decision, and names them from their ids when the list fails", async () => {
+    const auth = await app.signIn("names");
+    const [decision] = await app.seed(auth, [{ question: "Whose names are these?" }]);
+    const isProviders = (url: URL) => url.pathname === "/api/providers";
+    const page = await app.newPage(DESKTOP);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(isProviders, async (route: Route) => {
+      await held;
+      await route.continue();
+    });
+    const detail = page.waitForEvent("requestfinished", (request) => new URL(request.url()).pathname === `${DETAIL_PATH}${decision!.id}`);
+    await openDecision(page, auth, decision!.id);
+    await detail;
+    // Two frames after the decision's body has arrived, anything it renders has been painted.
+    await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
+    // The decision is there, the names are not: the page still shows its skeleton, never a raw id.
+    expect(await page.getByRole("status", { name: "Loading decision" }).count()).toBe(1);
+    expect(await page.getByRole("region", { name: "Model Responses" }).count()).toBe(0);
+    release();
+    await modelItem(page, OPENAI).waitFor();
+    expect(await page.getByRole("status", { name: "Loading decision" }).count()).toBe(0);
+
+    const failing = await app.newPage(DESKTOP);
+    await failing.route(isProviders, (route: Route) => route.fulfill({ status: 500, json: { detail: "Internal Server Error" } }));
+    await openDecision(failing, auth, decision!.id);
+    await modelItem(failing, "openai").waitFor();
+    await modelItem(failing, "claude").waitFor();
+  });
+
   it("shows 'Failed to load image' for an image the browser cannot decode, in the list and in the viewer", async () => {
     const auth = await app.signIn("broken");
     const decisionId = crypto.randomUUID();

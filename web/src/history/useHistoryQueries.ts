@@ -111,8 +111,16 @@ export function useDecisionImageAssets(decisionId: string, userId: string | null
   });
 }
 
+export interface ProviderLabels {
+  /** Provider id -> its label; empty when GET /api/providers failed (names then come from the ids). */
+  labels: ReadonlyMap<string, string>;
+  /** True until the labels have arrived or failed: pages wait, so a raw id never shows and then turns into a name. */
+  loading: boolean;
+}
+
 /** Provider id -> its label, from GET /api/providers (the playground's query, shared through the cache). */
-export function useProviderLabels(): ReadonlyMap<string, string> {
-  const { data } = useQuery(providersQuery);
-  return useMemo(() => new Map((data?.providers ?? []).map((p) => [p.id, p.label])), [data]);
+export function useProviderLabels(): ProviderLabels {
+  const { data, isPending } = useQuery(providersQuery);
+  const labels = useMemo(() => new Map((data?.providers ?? []).map((p) => [p.id, p.label])), [data]);
+  return { labels, loading: isPending };
 }

@@ -53,7 +53,7 @@ export default function DashboardPage() {
   const [showFilters, setShowFilters] = useState(false);
   const problem = filtersProblem(filters.applied);
   const list = useHistoryList(userId, filters.applied, authenticated && problem === null);
-  const labels = useProviderLabels();
+  const providers = useProviderLabels();
   const invalidate = useInvalidateHistory(userId);
   // A decision this user makes anywhere (another tab, the API) reloads the list: no polling.
   const live = useLiveHistory(userId, authenticated ? (tokens?.access_token ?? null) : null, invalidate);
@@ -121,7 +121,7 @@ export default function DashboardPage() {
         </div>
       ) : null}
 
-      {list.loading ? (
+      {list.loading || providers.loading ? (
         <DashboardSkeleton />
       ) : list.decisions.length === 0 && !list.error ? (
         filtered ? (
@@ -146,7 +146,7 @@ export default function DashboardPage() {
         <ul aria-label="Decisions" className="space-y-4" aria-busy={list.fetching}>
           {list.decisions.map((decision) => (
             <li key={decision.id}>
-              <DecisionCard decision={decision} labels={labels} />
+              <DecisionCard decision={decision} labels={providers.labels} />
             </li>
           ))}
         </ul>

@@ -49,7 +49,7 @@ export default function DecisionPage() {
   const decision = useDecision(id, userId);
   // With or without a token (specification section 6); a failure is only logged.
   const assets = useDecisionImageAssets(id, userId);
-  const labels = useProviderLabels();
+  const providers = useProviderLabels();
 
   if (loading) {
     return (
@@ -67,7 +67,7 @@ export default function DecisionPage() {
     );
   }
   if (decision.error) return <Failure message={failureText(decision.error)} />;
-  if (!decision.data) {
+  if (!decision.data || providers.loading) {
     return (
       <Page title="Decision">
         <DecisionSkeleton />
@@ -79,7 +79,7 @@ export default function DecisionPage() {
       <div className="mb-4">
         <BackToDashboard variant="ghost" />
       </div>
-      <DecisionDetail decision={decision.data} labels={labels} assets={{ assets: assets.data ?? [], loading: assets.isPending && assets.fetchStatus !== "idle" }} />
+      <DecisionDetail decision={decision.data} labels={providers.labels} assets={{ assets: assets.data ?? [], loading: assets.isPending && assets.fetchStatus !== "idle" }} />
     </Page>
   );
 }
