@@ -1,36 +1,13 @@
 import { z } from "zod";
 import { EnsembleOptionsSchema } from "./ensemble";
+import { ImageDataUrlSchema } from "./image-data-url";
 import { LIMITS } from "./limits";
 import { MESSAGES } from "./messages";
-
-/** A `data:image/<type>;base64,<payload>` URL. */
-export const IMAGE_DATA_URL = /^data:(image\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]*={0,2})$/i;
-
-/** Bytes a base64 payload decodes to, without decoding it. */
-export function base64DecodedBytes(payload: string): number {
-  const padding = payload.endsWith("==") ? 2 : payload.endsWith("=") ? 1 : 0;
-  return Math.floor((payload.length * 3) / 4) - padding;
-}
 
 /** Trimmed categories with empty ones and exact duplicates dropped (specification section 5). */
 export function normaliseCategories(categories: readonly string[]): string[] {
   return [...new Set(categories.map((c) => c.trim()).filter((c) => c.length > 0))];
 }
-
-/** Raised for an image over the size limit: the HTTP layer answers 413 for it. */
-export const IMAGE_TOO_LARGE = "image_too_large";
-
-// Anything but a data URL of an image (another type included) is "not an image file" to the user.
-const imageSchema = z.string({ error: MESSAGES.invalidImageType.detail }).superRefine((value, ctx) => {
-  const match = IMAGE_DATA_URL.exec(value);
-  if (!match) {
-    ctx.addIssue({ code: "custom", message: MESSAGES.invalidImageType.detail });
-    return;
-  }
-  if (base64DecodedBytes(match[2] ?? "") >= LIMITS.maxImageBytes) {
-    ctx.addIssue({ code: "custom", message: MESSAGES.imagesTooLarge, params: { reason: IMAGE_TOO_LARGE } });
-  }
-});
 
 /** A decision's question (specification section 5). */
 export const QuestionSchema = z
@@ -52,7 +29,7 @@ export const CategoriesSchema = z
 
 /** Up to 3 images as data URLs, each under 10 MB (specification sections 5 and 9). */
 export const ImagesSchema = z
-  .array(imageSchema, { error: MESSAGES.invalidImageType.detail })
+  .array(ImageDataUrlSchema, { error: MESSAGES.invalidImageType.detail })
   .max(LIMITS.maxImages, MESSAGES.maxImages.detail)
   .optional()
   .default([]);
@@ -82,7 +59,7 @@ export type DecisionResponse = z.infer<typeof DecisionResponseSchema>;
 /** Body of POST /api/smart-suggestion-public. */
 export const SuggestionRequestSchema = z.object({
   question: z.string({ error: MESSAGES.suggestionQuestionRequired }).trim().min(1, MESSAGES.suggestionQuestionRequired).max(LIMITS.maxQuestionLength),
-  images: z.array(imageSchema).max(LIMITS.maxImages, MESSAGES.maxImages.detail).optional().default([]),
+  images: z.array(ImageDataUrlSchema).max(LIMITS.maxImages, MESSAGES.maxImages.detail).optional().default([]),
   existing_choices: z.array(z.string()).optional().default([]),
 });
 export type SuggestionRequest = z.infer<typeof SuggestionRequestSchema>;

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { IMAGE_DATA_URL, base64DecodedBytes, IMAGE_TOO_LARGE } from "./decision";
+import { ImageDataUrlSchema } from "./image-data-url";
 import { LIMITS } from "./limits";
-import { MESSAGES } from "./messages";
 
 /** Texts of the image-asset API; failures answer `{success: false, message}` (specification section 8). */
 export const IMAGE_ASSET_MESSAGES = {
@@ -57,13 +56,7 @@ export const ImageAssetCreateSchema = z.object({
   user_id: z.string().max(100).optional(),
   decisionHistory_id: z.string({ error: "decisionHistory_id is required." }).min(1, "decisionHistory_id is required.").max(100),
   label: z.string({ error: "label is required." }).regex(IMAGE_LABEL, "label must be image1, image2, ..."),
-  image_data: z.string({ error: MESSAGES.invalidImageType.detail }).superRefine((value, ctx) => {
-    const match = IMAGE_DATA_URL.exec(value);
-    if (!match) ctx.addIssue({ code: "custom", message: MESSAGES.invalidImageType.detail });
-    else if (base64DecodedBytes(match[2] ?? "") >= LIMITS.maxImageBytes) {
-      ctx.addIssue({ code: "custom", message: MESSAGES.imagesTooLarge, params: { reason: IMAGE_TOO_LARGE } });
-    }
-  }),
+  image_data: ImageDataUrlSchema,
   image_type: z.string().max(100).optional(),
   file_size: z.number().int().nonnegative().optional(),
 });

@@ -3,6 +3,7 @@ export * from "./email";
 export * from "./limits";
 export * from "./ensemble";
 export * from "./providers";
+export * from "./image-data-url";
 export * from "./decision";
 export * from "./vote";
 export * from "./queue";

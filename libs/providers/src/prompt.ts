@@ -1,4 +1,4 @@
-import { IMAGE_DATA_URL } from "@sd/contracts";
+import { splitImageDataUrl } from "@sd/contracts";
 import { ProviderError } from "./errors";
 import type { PanelAnswer, PeerAnswer } from "./types";
 
@@ -171,11 +171,14 @@ export function suggestText(question: string, existingChoices: readonly string[]
   return `Question: ${question}\n\nExisting choices:\n${existing}`;
 }
 
-/** Splits data URLs; anything else is the caller's mistake, so a non-retryable client error. */
+/**
+ * Splits data URLs; anything else is the caller's mistake, so a non-retryable client error. The
+ * payload was checked where the image came in (the request's contract), and the vendor checks it again.
+ */
 export function parseImages(images: readonly string[]): ImagePart[] {
   return images.map((url, index) => {
-    const match = IMAGE_DATA_URL.exec(url);
-    if (!match) throw new ProviderError("client", `image ${index + 1} is not a base64 data:image URL`);
-    return { mediaType: match[1]!.toLowerCase(), data: match[2]!, url };
+    const image = splitImageDataUrl(url);
+    if (!image) throw new ProviderError("client", `image ${index + 1} is not a base64 data:image URL`);
+    return { mediaType: image.mediaType, data: image.payload, url };
   });
 }

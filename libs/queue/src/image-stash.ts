@@ -1,5 +1,5 @@
 import type { Redis } from "ioredis";
-import { IMAGE_DATA_URL, base64DecodedBytes, type ImageRef } from "@sd/contracts";
+import { describeImage, type ImageRef } from "@sd/contracts";
 
 /** An image a job refers to is gone: its key expired (the decision waited longer than its life) or was deleted. */
 export class ImageExpiredError extends Error {
@@ -9,12 +9,6 @@ export class ImageExpiredError extends Error {
     );
     this.name = "ImageExpiredError";
   }
-}
-
-/** Type and decoded size of a data URL (image/jpeg when it names none, as the image-asset store does). */
-function describe(image: string): Pick<ImageRef, "image_type" | "file_size"> {
-  const match = IMAGE_DATA_URL.exec(image);
-  return match ? { image_type: match[1]!.toLowerCase(), file_size: base64DecodedBytes(match[2]!) } : { image_type: "image/jpeg", file_size: base64DecodedBytes(image) };
 }
 
 /**
@@ -35,7 +29,7 @@ export class ImageStash {
    */
   async put(decisionId: string, images: readonly string[], ttlSeconds: number): Promise<ImageRef[]> {
     if (images.length === 0) return [];
-    const refs = images.map((image, index): ImageRef => ({ key: this.key(decisionId, index + 1), label: `image${index + 1}`, ...describe(image) }));
+    const refs = images.map((image, index): ImageRef => ({ key: this.key(decisionId, index + 1), label: `image${index + 1}`, ...describeImage(image) }));
     const write = this.redis.multi();
     images.forEach((image, index) => write.set(refs[index]!.key, image, "EX", ttlSeconds));
     try {

@@ -1,7 +1,6 @@
 export { imageAssetsCollection, type ImageAssetDocument } from "./schema";
 export {
   createImageAssetRepository,
-  describeImage,
   imageAssetId,
   type DecisionImages,
   type ImageAssetRepository,

@@ -1,4 +1,4 @@
-import { LIMITS } from "@sd/contracts";
+import { describeImage, LIMITS } from "@sd/contracts";
 import { calculateObjectSize } from "bson";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DecisionRepository } from "../decisions";
@@ -6,7 +6,7 @@ import { toDecisionDocument } from "../decisions/mapping";
 import { isDocumentTooLargeError, isDuplicateKeyError, MAX_BSON_DOCUMENT_SIZE } from "../errors";
 import type { StoreUnderTest } from "../testing/both-drivers";
 import { sampleDecision } from "../testing/sample-decision";
-import { describeImage, type ImageAssetRepository, type LabelledImage } from "./repository";
+import type { ImageAssetRepository, LabelledImage } from "./repository";
 
 /** A PNG data URL whose payload decodes to exactly `bytes` bytes. */
 const png = (bytes: number, fill = 7) => `data:image/png;base64,${Buffer.alloc(bytes, fill).toString("base64")}`;

@@ -1,4 +1,4 @@
-import { base64DecodedBytes } from "@sd/contracts";
+import { describeImage } from "@sd/contracts";
 import type { Collection, Filter } from "../collection";
 import { isDuplicateKeyError } from "../errors";
 import type { ImageAssetDocument } from "./schema";
@@ -49,17 +49,6 @@ export interface ImageAssetRepository {
   /** Deletes a decision's assets that belong to `userId`; resolves to their ids, in label order. */
   deleteForDecision(decisionId: string, userId: string): Promise<string[]>;
   count(): Promise<number>;
-}
-
-const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?,(.*)$/s;
-const DEFAULT_TYPE = "image/jpeg";
-
-/** The image's type from its data URL (image/jpeg when it has none) and its decoded size in bytes. */
-export function describeImage(image: string): { image_type: string; file_size: number } {
-  const match = DATA_URL.exec(image);
-  const type = match?.[1]?.trim().toLowerCase();
-  const payload = (match ? match[2] : image) ?? "";
-  return { image_type: type && type.startsWith("image/") ? type : DEFAULT_TYPE, file_size: Math.max(0, base64DecodedBytes(payload)) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Router, type ErrorRequestHandler, type RequestHandler, type Response } from "express";
 import {
+  describeImage,
   IMAGE_ASSET_MESSAGES,
   ImageAssetCreateSchema,
   ImageAssetListQuerySchema,
@@ -7,7 +8,7 @@ import {
   type ImageAsset,
   type ImageAssetListResponse,
 } from "@sd/contracts";
-import { describeImage, isDuplicateKeyError, type StoredImageAsset, type Store } from "@sd/store";
+import { isDuplicateKeyError, type StoredImageAsset, type Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { currentUser } from "../auth";
 import type { AccessClaims } from "../auth/tokens";
