@@ -62,6 +62,38 @@ describe("ImageStash", () => {
     );
   });
 
+  it("serves the models of one decision reading its images at the same moment with one MGET, and keeps nothing after", async () => {
+    const images = [png(200_000, 7), png(100_000, 8)];
+    const refs = await stash.put(randomUUID(), images, 60);
+    // Every command Redis runs for these keys, from another connection.
+    const watcher = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "image-stash-monitor");
+    const monitor = await watcher.monitor();
+    const reads: string[][] = [];
+    const marker = `done-${randomUUID()}`;
+    // MONITOR prints commands in the order Redis ran them: once it prints the marker, it has printed the reads.
+    const allSeen = new Promise<void>((resolve) =>
+      monitor.on("monitor", (_time: string, args: string[]) => {
+        if (args.some((arg) => arg === refs[0]!.key)) reads.push(args);
+        if (args.includes(marker)) resolve();
+      }),
+    );
+    try {
+      // Three models at once (one each image set, one the first image alone), then one later.
+      const [a, b, c] = await Promise.all([stash.readAll(refs), stash.readAll(refs), stash.read([refs[0]!])]);
+      expect([a, b, c]).toEqual([images, images, [images[0]]]);
+      await stash.readAll(refs);
+      await redis.echo(marker);
+      await allSeen;
+      expect(reads.map((args) => args[0]!.toLowerCase())).toEqual(["mget", "mget"]);
+      // A read after its images were deleted finds them gone: nothing was kept in the process.
+      await stash.delete(refs);
+      expect(await stash.read(refs)).toEqual([null, null]);
+    } finally {
+      monitor.disconnect();
+      watcher.disconnect();
+    }
+  });
+
   it("never reads a key from outside the stash, whatever a job names", async () => {
     const outside = `${prefix}:not-an-image`;
     await redis.set(outside, "secret", "EX", 60);

@@ -17,6 +17,9 @@ export class ImageExpiredError extends Error {
  * aggregator read the bytes by key. The only place that knows these keys.
  */
 export class ImageStash {
+  /** The reads in flight, by key; each is dropped once it has settled, so nothing is kept. */
+  readonly #reading = new Map<string, Promise<string | null>>();
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
@@ -45,12 +48,26 @@ export class ImageStash {
     return refs;
   }
 
-  /** Each image's data URL, in the order of `refs`; null for one that expired or was deleted. */
+  /**
+   * Each image's data URL, in the order of `refs`; null for one that expired or was deleted. Reads
+   * of the same image at the same moment share one: the models of a decision, served by one
+   * process, start at about the same time, and each would otherwise fetch the same 30 MB.
+   */
   async read(refs: readonly ImageRef[]): Promise<(string | null)[]> {
     // A key from outside the stash reads as missing: job data never makes a worker read other Redis keys.
     const keys = refs.map((ref) => ref.key).filter((key) => key.startsWith(this.keyBase()));
     if (keys.length === 0) return refs.map(() => null);
-    const values = await this.redis.mget(...keys);
+    const unread = keys.filter((key) => !this.#reading.has(key));
+    if (unread.length > 0) {
+      const values = this.redis.mget(...unread);
+      unread.forEach((key, i) => {
+        const value = values.then((all) => all[i] ?? null);
+        this.#reading.set(key, value);
+        const done = () => void this.#reading.delete(key);
+        value.then(done, done);
+      });
+    }
+    const values = await Promise.all(keys.map((key) => this.#reading.get(key)!));
     const byKey = new Map(keys.map((key, i) => [key, values[i] ?? null]));
     return refs.map((ref) => byKey.get(ref.key) ?? null);
   }
