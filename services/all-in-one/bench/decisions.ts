@@ -12,7 +12,8 @@
  * decision of every process (/proc/<pid>/stat) and of Redis (INFO cpu); Redis commands per
  * decision (INFO commandstats); overload at BENCH_OVERLOAD_C with MAX_IN_FLIGHT_DECISIONS set
  * (503s and their Retry-After counted apart). Then, on one process: the same decision with a
- * bearer token (web endpoint) and with an API key (/v1/ensemble), the key check alone, and early quorum against the direct baseline
+ * bearer token (web endpoint) and with an API key (/v1/ensemble), the key check alone, decisions with three
+ * large images against the same calls made directly, and early quorum against the direct baseline
  * answering at the same quorum (the second-fastest model).
  *
  *   npm run bench
@@ -37,7 +38,8 @@
  * BENCH_OVERLOAD_N (3 x BENCH_OVERLOAD_C), BENCH_MAX_IN_FLIGHT (BENCH_SAT_C);
  * BENCH_WORKER_CONCURRENCY (BENCH_SAT_C, at least 16); BENCH_VARIANTS (one,split); BENCH_CENSUS_N (50)
  * untimed decisions under Redis MONITOR (sent commands apart from those inside Lua; 0 skips); BENCH_CHECKS
- * (1000) key-check requests each; BENCH_EQ_N (100), BENCH_EQ_LATENCIES (openai=150,gemini=300,claude=600);
+ * (1000) key-check requests each; BENCH_IMAGES_N (10; 0 skips) decisions with three images of
+ * BENCH_IMAGE_MB (9, at most 9) each, one at a time; BENCH_EQ_N (100), BENCH_EQ_LATENCIES (openai=150,gemini=300,claude=600);
  * BENCH_PROFILE (off), BENCH_PROFILE_DIR (a new temporary directory); BENCH_PRIVATE_REDIS (off: the
  * Redis at REDIS_URL); LOG_LEVEL of the product (warn).
  */

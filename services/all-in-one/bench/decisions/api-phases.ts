@@ -1,13 +1,14 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { API_KEY_HEADER, ApiKeySchema } from "@sd/contracts";
 import { signInByMail } from "../../src/testing/sign-in";
 import { SmtpCapture } from "../../src/testing/smtp-capture";
 import { BASELINE_PATH, BASELINE_QUORUM_PATH, BaselineResponseSchema } from "./baseline-contract";
-import { startDeployment } from "./deployment";
+import { startDeployment, type Deployment } from "./deployment";
 import { LoadClient, measureDecisions, measurePair, type Answer, type PhaseRecord } from "./http-load";
 import { VENDOR_OF, type BenchProvider } from "./options";
 import { productEnv } from "./product-env";
 import { CATEGORIES, question, shortly } from "./requests";
+import { groupCpuMs, metered } from "./usage";
 import type { BenchContext } from "./variant-phases";
 
 export interface ApiResult {
@@ -31,6 +32,25 @@ export interface ApiResult {
     /** Rounds 2 to BENCH_ROUNDS of the pair the target compares: early quorum on, then the direct quorum. */
     moreRounds: { on: PhaseRecord; directQuorum: PhaseRecord }[];
   };
+  /** Decisions with three large images, one at a time; null when BENCH_IMAGES_N is 0. */
+  images: ImagesResult | null;
+}
+
+export interface ImagesResult {
+  mb: number;
+  /** The signed-in web endpoint: the images go through the stash to every model and are stored as the user's assets. */
+  product: PhaseRecord;
+  /** The direct baseline: the same body, the same three SDK calls. */
+  direct: PhaseRecord;
+  /** CPU ms per decision: the product's processes, the baseline process, and Redis during the product's run. */
+  productCpuMs: number;
+  directCpuMs: number;
+  redisCpuMs: number;
+}
+
+/** Three different images of `mb` MB each, as data URLs (random bytes: the contract checks the URL and the size, not the picture). */
+function largeImages(mb: number): string[] {
+  return [1, 2, 3].map(() => `data:image/png;base64,${randomBytes(mb * 1024 * 1024).toString("base64")}`);
 }
 
 /** Throws unless the answer is a success (200, or 201 for a created key); returns its body. */
@@ -81,6 +101,8 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
     ctx.progress(`api: the key check alone (${options.checks} each, one at a time)`);
     const [bearerCheck, keyCheck] = await measurePair(options.checks, 1, historyWithBearer, historyWithKey);
 
+    const images = options.images.n > 0 ? await benchImages(ctx, deployment, bearer) : null;
+
     // Each model at its own latency, all agreeing, for questions carrying this run's tag only.
     const tag = `eq-${randomUUID().slice(0, 8)}`;
     const { latencies } = options.earlyQuorum;
@@ -130,11 +152,56 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
       ctx.progress(`api: early quorum and the direct quorum, round ${round} of ${options.rounds}`);
       moreRounds.push({ on: await measureDecisions(quorumLoad(true)), directQuorum: await measureDecisions(directLoad(BASELINE_QUORUM_PATH, 2)) });
     }
-    return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, earlyQuorum: { on, off, directQuorum, directAll, latencies, moreRounds } };
+    return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, earlyQuorum: { on, off, directQuorum, directAll, latencies, moreRounds }, images };
   } finally {
     direct.close();
     client.close();
     await deployment.stop();
     await smtp.close();
+  }
+}
+
+/**
+ * A decision with three images of BENCH_IMAGE_MB each, one at a time, through the signed-in web
+ * endpoint and directly: what a picture costs beyond the model calls, which carry it too.
+ */
+async function benchImages(ctx: BenchContext, deployment: Deployment, bearer: Record<string, string>): Promise<ImagesResult> {
+  const { n, mb } = ctx.options.images;
+  const images = largeImages(mb);
+  const client = new LoadClient(deployment.url, 1);
+  const direct = new LoadClient(ctx.baseline.url, 1);
+  try {
+    const load = (send: (i: number) => Promise<Answer>, votes: (body: Record<string, unknown>) => boolean) => ({
+      count: n,
+      concurrency: 1,
+      send,
+      check: (answer: Answer) => (answer.status === 200 && votes(answer.body as Record<string, unknown>) ? null : shortly(answer.body)),
+    });
+    const product = load(
+      (i) => client.send("POST", "/api/ensembled-llm-categorical-decision", { question: question("images", i), categories: CATEGORIES, images }, bearer),
+      (body) => body.total_votes === 3,
+    );
+    const baseline = load(
+      (i) => direct.send("POST", BASELINE_PATH, { question: question("images-direct", i), categories: CATEGORIES, images }),
+      (body) => BaselineResponseSchema.safeParse(body).data?.categories.length === 3,
+    );
+    ctx.progress(`api: decisions with three ${mb} MB images (${n} each, one at a time)`);
+    // One of each first: the large-body paths are cold until now.
+    await measureDecisions({ ...product, count: 1, failFast: true });
+    await measureDecisions({ ...baseline, count: 1, failFast: true });
+    const productRun = await metered(ctx.meter, deployment.processes, () => measureDecisions(product));
+    const directRun = await metered(ctx.meter, [ctx.baseline], () => measureDecisions(baseline));
+    const perDecision = (ms: number, record: PhaseRecord) => ms / Math.max(record.answered.length, 1);
+    return {
+      mb,
+      product: productRun.result,
+      direct: directRun.result,
+      productCpuMs: perDecision(groupCpuMs(productRun.usage, "product"), productRun.result),
+      directCpuMs: perDecision(groupCpuMs(directRun.usage, "baseline"), directRun.result),
+      redisCpuMs: perDecision(productRun.usage.redisCpuMs, productRun.result),
+    };
+  } finally {
+    client.close();
+    direct.close();
   }
 }

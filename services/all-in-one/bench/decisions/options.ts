@@ -31,6 +31,8 @@ const BenchEnvSchema = z.object({
   BENCH_ROUNDS: count(),
   BENCH_EQ_N: count(),
   BENCH_CENSUS_N: count(0),
+  BENCH_IMAGES_N: count(0),
+  BENCH_IMAGE_MB: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).max(9).optional()),
   BENCH_EQ_LATENCIES: z
     .string()
     .default("openai=150,gemini=300,claude=600")
@@ -89,6 +91,8 @@ export interface BenchOptions {
   /** Requests of each key-check row (one at a time). */
   checks: number;
   earlyQuorum: { n: number; latencies: Record<BenchProvider, number> };
+  /** Decisions with three images of `mb` MB each, one at a time, through the product and directly (n 0: none). */
+  images: { n: number; mb: number };
   variants: Variant[];
   /** Where the saturation phase's CPU profiles go; null when BENCH_PROFILE is off. */
   profileDir: string | null;
@@ -126,6 +130,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     census: raw.BENCH_CENSUS_N ?? 50,
     checks: raw.BENCH_CHECKS ?? 1000,
     earlyQuorum: { n: raw.BENCH_EQ_N ?? 100, latencies: raw.BENCH_EQ_LATENCIES },
+    images: { n: raw.BENCH_IMAGES_N ?? 10, mb: raw.BENCH_IMAGE_MB ?? 9 },
     variants: raw.BENCH_VARIANTS,
     profileDir: raw.BENCH_PROFILE ? profileDirectory(raw.BENCH_PROFILE_DIR) : null,
     privateRedis: raw.BENCH_PRIVATE_REDIS,

@@ -1,4 +1,4 @@
-import type { ApiResult } from "./api-phases";
+import type { ApiResult, ImagesResult } from "./api-phases";
 import type { PhaseRecord } from "./http-load";
 import type { BenchOptions, Variant } from "./options";
 import { median, percentiles } from "../../../../libs/store/bench/support";
@@ -304,6 +304,20 @@ const earlyQuorumRounds = (api: ApiResult): number[] =>
   [api.earlyQuorum, ...api.earlyQuorum.moreRounds].map(({ on, directQuorum }) => on.latency().p50 - directQuorum.latency().p50);
 
 /** The same decision with a bearer token and an API key, and the key check alone, as before; then early quorum. */
+/** Decisions with three large images: what the product adds to the calls that carry them. */
+function imagesReport(images: ImagesResult, w: number): string[] {
+  const product = images.product.latency();
+  const direct = images.direct.latency();
+  return [
+    `Decisions with three images of ${images.mb} MB each, one at a time (N=${images.product.answered.length + images.product.errors} each; signed in, so the product also stores them as the user's image assets)`,
+    row("", w, ["p50", "p95", "CPU/decision", "Redis CPU", "errors"], 14),
+    row("product: POST /api/ensembled-llm-categorical-decision", w, [ms(product.p50), ms(product.p95), ms(images.productCpuMs), ms(images.redisCpuMs, 1), errorsOf(images.product)], 14),
+    row("direct: the same three SDK calls", w, [ms(direct.p50), ms(direct.p95), ms(images.directCpuMs), "", errorsOf(images.direct)], 14),
+    row("product - direct", w, [signedMs(product.p50 - direct.p50), "", signedMs(images.productCpuMs - images.directCpuMs)], 14),
+    "",
+  ];
+}
+
 export function apiReport(api: ApiResult, options: BenchOptions): string {
   const precise = (v: number) => `${v.toFixed(2)} ms`;
   const w = 56;
@@ -347,6 +361,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
       "requests/s",
       "(target: under +1 ms)",
     ),
+    ...(api.images ? imagesReport(api.images, w) : []),
     `Early quorum: /v1/ensemble with ${Object.entries(latencies)
       .map(([id, latency]) => `${id} at ${latency} ms`)
       .join(", ")}, all answering alike (N=${options.earlyQuorum.n} each, concurrency=${options.c}, ${joining(options.c, options.rampMs)})`,
