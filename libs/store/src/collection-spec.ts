@@ -5,10 +5,19 @@ import type { BaseDocument } from "./collection";
 export interface CollectionSpec<TDoc extends BaseDocument> {
   readonly name: string;
   readonly schema: Schema;
+  /**
+   * String fields the embedded store keeps in files of their own instead of in memory and in its
+   * journal (large values, e.g. an image's data); never queried. MongoDB stores them as any field.
+   */
+  readonly storedApart?: readonly string[];
   /** Type-only marker tying the spec to its document type; never set at runtime. */
   readonly documentType?: TDoc;
 }
 
-export function defineCollection<TDoc extends BaseDocument>(name: string, schema: Schema): CollectionSpec<TDoc> {
-  return { name, schema };
+export function defineCollection<TDoc extends BaseDocument>(
+  name: string,
+  schema: Schema,
+  options: { storedApart?: readonly (keyof TDoc & string)[] } = {},
+): CollectionSpec<TDoc> {
+  return { name, schema, storedApart: options.storedApart ?? [] };
 }

@@ -40,4 +40,6 @@ imageAssetSchema.index({ decisionHistory_id: 1, label: 1 }, { unique: true });
 // A user's assets, newest first (_id makes the order total).
 imageAssetSchema.index({ user_id: 1, created_at: -1, _id: 1 });
 
-export const imageAssetsCollection = defineCollection<ImageAssetDocument>("image_assets", imageAssetSchema);
+// The embedded store keeps each image's data in a file of its own: held in memory, about a hundred
+// decisions with images would fill the process's heap.
+export const imageAssetsCollection = defineCollection<ImageAssetDocument>("image_assets", imageAssetSchema, { storedApart: ["image_data"] });

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { BaseDocument, Collection, Filter, FindOptions, Pipeline, Update, UpdateOptions, UpdateResult } from "../../collection";
 import type { CollectionSpec } from "../../collection-spec";
 import { assertUpdateDocument } from "../../update-document";
+import { ApartFields } from "./apart-fields";
 import { applyUpdate, upsertSeed } from "./apply-update";
 import { compilePipeline, NotCompilable } from "./compiled-pipeline";
 import { assertDocumentSize } from "./document-size";
@@ -37,7 +38,8 @@ type QueuedInsert<TDoc> = Promise<TDoc>;
  * updates and pipelines, unique indexes are checked in process, and every write is journaled and
  * made durable before it is applied and acknowledged. Equality on `_id` or on a field leading a declared
  * index narrows the documents mingo looks at (see `SecondaryIndexes`); documents over MongoDB's
- * 16 MiB limit are refused, as MongoDB does.
+ * 16 MiB limit are refused, as MongoDB does. Fields the spec keeps apart (`storedApart`) live in
+ * files of their own, not in memory (see `ApartFields`).
  *
  * Writes are applied in call order, with group commit (see `WriteQueue`): inserts that queue up
  * while a flush is running are committed together in the next one. A batch is checked insert by
@@ -62,6 +64,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     private readonly unique: UniqueIndexes,
     private readonly lookups: SecondaryIndexes,
     private readonly journal: JournalWriter,
+    private readonly apart: ApartFields,
   ) {}
 
   /** Replays the journal, compacts it into a snapshot (unless it already is one), then opens it for appends. */
@@ -69,6 +72,10 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     const path = journalPath(dataDir, spec.name);
     const { docs, ignoredTornTail, isSnapshot, lines } = await replayJournal<TDoc>(path);
     if (ignoredTornTail) options.onWarning?.(`Ignored an incomplete last line in ${path} (an unacknowledged write cut off by a crash)`);
+    const apart = await ApartFields.open(dataDir, spec.name, spec.storedApart ?? []);
+    // Values a journal still holds go to their files, and those documents' lines are written anew.
+    const moved = await apart.adopt(docs);
+    for (const id of moved) lines.delete(id);
     const unique = UniqueIndexes.fromSchema(spec.name, spec.schema);
     const lookups = SecondaryIndexes.fromSchema(spec.schema);
     for (const doc of docs.values()) {
@@ -76,9 +83,9 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
       lookups.add(doc);
     }
     // Rewriting a journal that is already one line per live document would only cost start-up time.
-    if (!isSnapshot) await compactJournal(path, docs.values(), lines);
+    if (!isSnapshot || moved.size > 0) await compactJournal(path, docs.values(), lines);
     const journal = await JournalWriter.open(path);
-    return new EmbeddedCollection(spec.name, detachedModel(spec.name, spec.schema), docs, unique, lookups, journal);
+    return new EmbeddedCollection(spec.name, detachedModel(spec.name, spec.schema), docs, unique, lookups, journal, apart);
   }
 
   /**
@@ -111,16 +118,20 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
 
   async find(filter: Filter, options: FindOptions = {}): Promise<TDoc[]> {
     this.#assertOpen();
+    this.apart.assertNotUsedBy(filter, "a filter");
+    this.apart.assertNotUsedBy(options.sort, "a sort");
     const cursor = find<TDoc, TDoc>(this.#candidates(filter), filter as Criteria<TDoc>, options.projection as Projection<TDoc> | undefined, MINGO_OPTIONS);
     if (options.sort) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
-    return structuredClone(cursor.all());
+    return this.apart.restore(structuredClone(cursor.all()));
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
     this.#assertOpen();
     assertUpdateDocument(update);
+    this.apart.assertNotUsedBy(filter, "a filter");
+    this.apart.assertNotUsedBy(update, "an update");
     return this.#write(async () => {
       const current = this.#firstMatch(filter);
       if (!current) return options.upsert ? this.#upsert(filter, update) : { matchedCount: 0, modifiedCount: 0, upsertedId: null };
@@ -136,6 +147,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
 
   async deleteMany(filter: Filter): Promise<number> {
     this.#assertOpen();
+    this.apart.assertNotUsedBy(filter, "a filter");
     return this.#write(async () => {
       const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
       const doomed = this.#candidates(filter).filter((doc) => query.test(doc));
@@ -146,12 +158,14 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
         this.lookups.remove(doc);
         this.docs.delete(doc._id);
       }
+      await this.apart.remove(doomed);
       return doomed.length;
     });
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
     this.#assertOpen();
+    this.apart.assertNotUsedBy(filter, "a filter");
     const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
     let count = 0;
     for (const doc of this.#candidates(filter)) if (query.test(doc)) count += 1;
@@ -167,16 +181,17 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
    */
   async aggregate<TResult = Record<string, unknown>>(pipeline: Pipeline): Promise<TResult[]> {
     this.#assertOpen();
+    this.apart.assertNotUsedBy(pipeline, "a pipeline");
     const input = this.#candidates(leadingMatch(pipeline));
     const compiled = compilePipeline(pipeline);
     if (compiled) {
       try {
-        return structuredClone(compiled(input as unknown as Record<string, unknown>[])) as TResult[];
+        return this.apart.restore(structuredClone(compiled(input as unknown as Record<string, unknown>[])) as TResult[]);
       } catch (error) {
         if (!(error instanceof NotCompilable)) throw error;
       }
     }
-    return structuredClone(aggregate(input, pipeline, MINGO_OPTIONS)) as TResult[];
+    return this.apart.restore(structuredClone(aggregate(input, pipeline, MINGO_OPTIONS)) as TResult[]);
   }
 
   /** Lets writes already queued finish, then closes the journal; later calls reject. */
@@ -196,9 +211,11 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     for (const prepared of batch) {
       try {
         this.#assertOpen();
-        const doc = await prepared;
-        assertDocumentSize(this.name, doc, "insert");
-        this.unique.assertAvailable(doc);
+        const cast = await prepared;
+        assertDocumentSize(this.name, cast, "insert");
+        this.unique.assertAvailable(cast);
+        // After the unique check: a refused duplicate never overwrites the stored document's files.
+        const doc = await this.apart.putApart(cast);
         // Encoded here, so a document that cannot be journaled fails alone, not its whole batch.
         lines.push(encodeJournalLine({ op: "put", doc }));
         // Reserved for the rest of the batch; unique keys are never read by queries, so this shows nothing early.
@@ -211,9 +228,12 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     }
     if (accepted.length === 0) return outcomes;
     try {
+      // The values kept apart are durable before the journal line that refers to them.
+      await this.apart.sync();
       await this.journal.append(lines);
     } catch (error) {
       for (const doc of accepted) this.unique.remove(doc);
+      await this.apart.remove(accepted).catch(() => undefined);
       // Every insert of the batch fails, including one refused as a duplicate of an insert that was never stored.
       return batch.map(() => ({ ok: false, error }));
     }

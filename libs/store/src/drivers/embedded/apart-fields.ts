@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { BaseDocument } from "../../collection";
+import { syncDirectory } from "./durable-files";
+
+const MARKER = "apart:";
+const TEMP_SUFFIX = ".tmp";
+
+/** A query, sort, update or pipeline names a field whose values are kept apart: the embedded store cannot evaluate it. */
+export class ApartFieldQueryError extends Error {
+  constructor(collection: string, field: string, operation: string) {
+    super(`${collection}.${field} is stored apart from its documents by the embedded store, so ${operation} cannot use it`);
+    this.name = "ApartFieldQueryError";
+  }
+}
+
+/**
+ * The string fields of a collection kept out of memory and out of the journal (an image asset's
+ * data: up to 13 MB each, which held in memory would fill the process's heap after about a hundred
+ * decisions with images, and be read back in full at every start). Each value is a file of its
+ * own in `<collection>.apart/`, written durably before the journal line that refers to it. In
+ * memory and in the journal the field holds `apart:<file>`; documents read out of the collection
+ * get the value back. Queries never see the values, so a filter, sort, update or pipeline that
+ * names such a field is refused rather than answered wrongly.
+ */
+export class ApartFields {
+  private constructor(
+    private readonly collection: string,
+    private readonly dir: string,
+    readonly fields: readonly string[],
+  ) {}
+
+  static async open(dataDir: string, collection: string, fields: readonly string[]): Promise<ApartFields> {
+    const dir = join(dataDir, `${collection}.apart`);
+    if (fields.length > 0) await mkdir(dir, { recursive: true });
+    return new ApartFields(collection, dir, fields);
+  }
+
+  get none(): boolean {
+    return this.fields.length === 0;
+  }
+
+  /**
+   * `doc` with each apart field's value written to its file (durably, except for the directory
+   * entry: see `sync`) and replaced by its marker. A document holding markers only is returned as is.
+   */
+  async putApart<TDoc extends BaseDocument>(doc: TDoc): Promise<TDoc> {
+    let stored = doc;
+    for (const field of this.fields) {
+      const value = (doc as Record<string, unknown>)[field];
+      if (typeof value !== "string" || isMarker(value)) continue;
+      const file = fileOf(doc._id, field);
+      await writeDurably(join(this.dir, file), value);
+      stored = { ...stored, [field]: `${MARKER}${file}` };
+    }
+    return stored;
+  }
+
+  /** Makes the files written since the last call part of the directory durably (one fsync for a batch). */
+  async sync(): Promise<void> {
+    if (!this.none) await syncDirectory(this.dir);
+  }
+
+  /** Puts the values back into documents read out of the collection (private copies: changed in place). */
+  async restore<T>(docs: T[]): Promise<T[]> {
+    if (this.none) return docs;
+    const reads: Promise<void>[] = [];
+    for (const doc of docs) {
+      if (typeof doc !== "object" || doc === null) continue;
+      const record = doc as Record<string, unknown>;
+      for (const field of this.fields) {
+        const value = record[field];
+        if (typeof value === "string" && isMarker(value)) {
+          reads.push(readFile(join(this.dir, value.slice(MARKER.length)), "utf8").then((text) => void (record[field] = text)));
+        }
+      }
+    }
+    await Promise.all(reads);
+    return docs;
+  }
+
+  /** Deletes the files of documents that are gone from the journal (a crash before this leaves orphans, removed at the next start). */
+  async remove(docs: readonly BaseDocument[]): Promise<void> {
+    if (this.none) return;
+    await Promise.all(docs.flatMap((doc) => this.fields.map((field) => rm(join(this.dir, fileOf(doc._id, field)), { force: true }))));
+  }
+
+  /**
+   * At start: moves values still held in the journal (written before the field was kept apart)
+   * to their files, and removes files no document refers to (a write or delete cut off by a
+   * crash). Returns the ids of the documents that changed, which the journal must be rewritten for.
+   */
+  async adopt<TDoc extends BaseDocument>(docs: Map<string, TDoc>): Promise<Set<string>> {
+    const changed = new Set<string>();
+    if (this.none) return changed;
+    const referenced = new Set<string>();
+    for (const [id, doc] of docs) {
+      const stored = await this.putApart(doc);
+      if (stored !== doc) {
+        docs.set(id, stored);
+        changed.add(id);
+      }
+      for (const field of this.fields) {
+        const value = (stored as Record<string, unknown>)[field];
+        if (typeof value === "string" && isMarker(value)) referenced.add(value.slice(MARKER.length));
+      }
+    }
+    for (const file of await readdir(this.dir)) {
+      if (!referenced.has(file)) await rm(join(this.dir, file), { force: true });
+    }
+    await this.sync();
+    return changed;
+  }
+
+  /** Refuses a filter, sort, update or pipeline that names an apart field (see the class comment). */
+  assertNotUsedBy(query: unknown, operation: string): void {
+    for (const field of this.fields) {
+      if (names(query, field)) throw new ApartFieldQueryError(this.collection, field, operation);
+    }
+  }
+}
+
+const isMarker = (value: string) => value.startsWith(MARKER);
+
+/** A file name for a document's field: fixed length, and nothing in an `_id` can reach outside the directory. */
+function fileOf(id: string, field: string): string {
+  return createHash("sha256").update(`${id}\u0000${field}`).digest("hex");
+}
+
+/** Writes `path` whole or not at all: a temporary file, fsynced, renamed over it. */
+async function writeDurably(path: string, value: string): Promise<void> {
+  const temp = `${path}${TEMP_SUFFIX}`;
+  const handle = await open(temp, "w");
+  try {
+    await handle.writeFile(value, "utf8");
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, path);
+}
+
+/** True when `value` has `field` as a key (or a dotted path under it), or refers to it as `$field`. */
+function names(value: unknown, field: string): boolean {
+  if (typeof value === "string") return value === `$${field}` || value.startsWith(`$${field}.`);
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some((item) => names(item, field));
+  for (const [key, item] of Object.entries(value)) {
+    if (key === field || key.startsWith(`${field}.`) || names(item, field)) return true;
+  }
+  return false;
+}
