@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { BaseDocument } from "../../collection";
-import { syncDirectory } from "./durable-files";
+import { syncDirectory, writeFileAtomically } from "./durable-files";
 
 const MARKER = "apart:";
-const TEMP_SUFFIX = ".tmp";
 
 /** A query, sort, update or pipeline names a field whose values are kept apart: the embedded store cannot evaluate it. */
 export class ApartFieldQueryError extends Error {
@@ -51,7 +50,7 @@ export class ApartFields {
       const value = (doc as Record<string, unknown>)[field];
       if (typeof value !== "string" || isMarker(value)) continue;
       const file = fileOf(doc._id, field);
-      await writeDurably(join(this.dir, file), value);
+      await writeFileAtomically(join(this.dir, file), [value], { syncDir: false });
       stored = { ...stored, [field]: `${MARKER}${file}` };
     }
     return stored;
@@ -126,19 +125,6 @@ const isMarker = (value: string) => value.startsWith(MARKER);
 /** A file name for a document's field: fixed length, and nothing in an `_id` can reach outside the directory. */
 function fileOf(id: string, field: string): string {
   return createHash("sha256").update(`${id}\u0000${field}`).digest("hex");
-}
-
-/** Writes `path` whole or not at all: a temporary file, fsynced, renamed over it. */
-async function writeDurably(path: string, value: string): Promise<void> {
-  const temp = `${path}${TEMP_SUFFIX}`;
-  const handle = await open(temp, "w");
-  try {
-    await handle.writeFile(value, "utf8");
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, path);
 }
 
 /** True when `value` has `field` as a key (or a dotted path under it), or refers to it as `$field`. */

@@ -3,9 +3,10 @@ import { dirname } from "node:path";
 
 /**
  * Replaces `path` atomically with the given chunks: write a temp file, fsync it, rename it over
- * `path`, fsync the directory. A crash leaves either the old or the new file, never a mix.
+ * `path`, fsync the directory (unless the caller does that once for several files). A crash
+ * leaves either the old or the new file, never a mix.
  */
-export async function writeFileAtomically(path: string, chunks: Iterable<string>): Promise<void> {
+export async function writeFileAtomically(path: string, chunks: Iterable<string>, { syncDir = true } = {}): Promise<void> {
   const tempPath = `${path}.tmp`;
   const handle = await open(tempPath, "w");
   try {
@@ -26,7 +27,7 @@ export async function writeFileAtomically(path: string, chunks: Iterable<string>
   }
   await handle.close();
   await rename(tempPath, path);
-  await syncDirectory(dirname(path));
+  if (syncDir) await syncDirectory(dirname(path));
 }
 
 /** Makes a rename or file creation in `dir` durable (best effort where directories cannot be opened). */
