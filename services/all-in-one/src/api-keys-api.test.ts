@@ -309,7 +309,10 @@ describe("the store never holds a key in plain text", () => {
 
     const secrets = keys.flatMap((key) => [key.keyvalue, key.keyvalue.slice(API_KEY_PREFIX.length), key.keyvalue.slice(-20)]);
     const dataDir = stack.vars.DATA_DIR!;
-    const files = await readdir(dataDir);
+    // Every file, in subdirectories too (the image assets' files).
+    const files = (await readdir(dataDir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(dataDir.length + 1));
     expect(files).toContain("api_keys.journal.jsonl");
     for (const file of files) {
       const content = await readFile(join(dataDir, file), "utf8");
