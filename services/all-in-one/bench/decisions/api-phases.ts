@@ -101,8 +101,6 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
     ctx.progress(`api: the key check alone (${options.checks} each, one at a time)`);
     const [bearerCheck, keyCheck] = await measurePair(options.checks, 1, historyWithBearer, historyWithKey);
 
-    const images = options.images.n > 0 ? await benchImages(ctx, deployment, bearer) : null;
-
     // Each model at its own latency, all agreeing, for questions carrying this run's tag only.
     const tag = `eq-${randomUUID().slice(0, 8)}`;
     const { latencies } = options.earlyQuorum;
@@ -152,6 +150,8 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
       ctx.progress(`api: early quorum and the direct quorum, round ${round} of ${options.rounds}`);
       moreRounds.push({ on: await measureDecisions(quorumLoad(true)), directQuorum: await measureDecisions(directLoad(BASELINE_QUORUM_PATH, 2)) });
     }
+    // Last: 30 MB bodies leave large garbage behind that would slow the phases after them.
+    const images = options.images.n > 0 ? await benchImages(ctx, deployment, bearer) : null;
     return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, earlyQuorum: { on, off, directQuorum, directAll, latencies, moreRounds }, images };
   } finally {
     direct.close();
