@@ -131,6 +131,14 @@ describe("EmbeddedCollection: fields stored apart", () => {
     expect(await collection.findOne({ _id: "p1" })).toEqual(picture("p1", "data:image/png;base64,AAAA"));
   });
 
+  it("reads a value that looks like a reference to the field as the literal it is in a filter", async () => {
+    await collection.insertOne(picture("$data"));
+    expect(await collection.find({ _id: { $eq: "$data" } }, { projection: { data: 0 } })).toEqual([expect.objectContaining({ _id: "$data" })]);
+    expect(await collection.find({ owner: { $eq: "$data.length" } })).toEqual([]);
+    expect(await collection.countDocuments({ _id: "$data" })).toBe(1);
+    expect(await collection.aggregate([{ $match: { _id: { $eq: "$data" } } }, { $count: "n" }])).toEqual([{ n: 1 }]);
+  });
+
   it("updates a document's other fields and keeps its value", async () => {
     const first = picture("p1");
     await collection.insertOne(first);

@@ -112,10 +112,23 @@ export class ApartFields {
     return changed;
   }
 
-  /** Refuses a filter, sort, update or pipeline that names an apart field (see the class comment). */
+  /**
+   * Refuses a filter, sort or update that names an apart field (see the class comment). Only keys
+   * count: a value in a filter is a literal, whatever it says (an id sent as "$image_data" is not
+   * a reference to the field, and a client's odd id must not turn into a server error).
+   */
   assertNotUsedBy(query: unknown, operation: string): void {
     for (const field of this.fields) {
-      if (names(query, field)) throw new ApartFieldQueryError(this.collection, field, operation);
+      if (names(query, field, false)) throw new ApartFieldQueryError(this.collection, field, operation);
+    }
+  }
+
+  /** Refuses a pipeline that names an apart field: as a key anywhere, or as a `$field` reference outside a `$match`. */
+  assertNotUsedByPipeline(pipeline: readonly Record<string, unknown>[]): void {
+    for (const stage of pipeline) {
+      for (const field of this.fields) {
+        if (names(stage, field, !("$match" in stage))) throw new ApartFieldQueryError(this.collection, field, "a pipeline");
+      }
     }
   }
 }
@@ -127,13 +140,13 @@ function fileOf(id: string, field: string): string {
   return createHash("sha256").update(`${id}\u0000${field}`).digest("hex");
 }
 
-/** True when `value` has `field` as a key (or a dotted path under it), or refers to it as `$field`. */
-function names(value: unknown, field: string): boolean {
-  if (typeof value === "string") return value === `$${field}` || value.startsWith(`$${field}.`);
+/** True when `value` has `field` as a key (or a dotted path under it), or, with `references`, refers to it as `$field`. */
+function names(value: unknown, field: string, references: boolean): boolean {
+  if (typeof value === "string") return references && (value === `$${field}` || value.startsWith(`$${field}.`));
   if (typeof value !== "object" || value === null) return false;
-  if (Array.isArray(value)) return value.some((item) => names(item, field));
+  if (Array.isArray(value)) return value.some((item) => names(item, field, references));
   for (const [key, item] of Object.entries(value)) {
-    if (key === field || key.startsWith(`${field}.`) || names(item, field)) return true;
+    if (key === field || key.startsWith(`${field}.`) || names(item, field, references)) return true;
   }
   return false;
 }

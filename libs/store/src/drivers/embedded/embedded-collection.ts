@@ -181,7 +181,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
    */
   async aggregate<TResult = Record<string, unknown>>(pipeline: Pipeline): Promise<TResult[]> {
     this.#assertOpen();
-    this.apart.assertNotUsedBy(pipeline, "a pipeline");
+    this.apart.assertNotUsedByPipeline(pipeline);
     const input = this.#candidates(leadingMatch(pipeline));
     const compiled = compilePipeline(pipeline);
     if (compiled) {
