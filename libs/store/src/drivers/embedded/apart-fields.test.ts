@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Schema } from "mongoose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -80,6 +80,15 @@ describe("EmbeddedCollection: fields stored apart", () => {
     const [file] = await readdir(apartDir());
     await writeFile(join(apartDir(), file!), "data:image/png;base64,AAAA");
     expect((await collection.findOne({ _id: "p1" }))?.data).toBe("data:image/png;base64,AAAA");
+  });
+
+  it("does not hide a lost file: reading a stored document whose file is gone fails", async () => {
+    await collection.insertOne(picture("p1"));
+    const [file] = await readdir(apartDir());
+    await rm(join(apartDir(), file!));
+    await expect(collection.findOne({ _id: "p1" })).rejects.toMatchObject({ code: "ENOENT" });
+    // A read that leaves the field out does not need the file.
+    expect(await collection.find({ _id: "p1" }, { projection: { data: 0 } })).toHaveLength(1);
   });
 
   it("a refused duplicate leaves the stored document's value as it was", async () => {

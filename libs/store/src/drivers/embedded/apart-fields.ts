@@ -61,22 +61,33 @@ export class ApartFields {
     if (!this.none) await syncDirectory(this.dir);
   }
 
-  /** Puts the values back into documents read out of the collection (private copies: changed in place). */
-  async restore<T>(docs: T[]): Promise<T[]> {
+  /**
+   * Puts the values back into documents read out of the collection (private copies: changed in
+   * place). A document deleted while its value was being read is left out, as if the read had come
+   * just after the delete; a file missing for a document still stored is an error.
+   */
+  async restore<T>(docs: T[], stillStored: (id: string) => boolean): Promise<T[]> {
     if (this.none) return docs;
+    const deleted = new Set<T>();
     const reads: Promise<void>[] = [];
     for (const doc of docs) {
       if (typeof doc !== "object" || doc === null) continue;
       const record = doc as Record<string, unknown>;
       for (const field of this.fields) {
         const value = record[field];
-        if (typeof value === "string" && isMarker(value)) {
-          reads.push(readFile(join(this.dir, value.slice(MARKER.length)), "utf8").then((text) => void (record[field] = text)));
-        }
+        if (typeof value !== "string" || !isMarker(value)) continue;
+        const read = readFile(join(this.dir, value.slice(MARKER.length)), "utf8").then(
+          (text) => void (record[field] = text),
+          (error: unknown) => {
+            if ((error as NodeJS.ErrnoException).code !== "ENOENT" || stillStored(String(record._id))) throw error;
+            deleted.add(doc);
+          },
+        );
+        reads.push(read);
       }
     }
     await Promise.all(reads);
-    return docs;
+    return deleted.size === 0 ? docs : docs.filter((doc) => !deleted.has(doc));
   }
 
   /** Deletes the files of documents that are gone from the journal (a crash before this leaves orphans, removed at the next start). */

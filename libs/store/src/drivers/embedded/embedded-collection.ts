@@ -124,7 +124,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     if (options.sort) cursor.sort(options.sort);
     if (options.skip) cursor.skip(options.skip);
     if (options.limit) cursor.limit(options.limit);
-    return this.apart.restore(structuredClone(cursor.all()));
+    return this.apart.restore(structuredClone(cursor.all()), this.#stored);
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
@@ -186,12 +186,12 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     const compiled = compilePipeline(pipeline);
     if (compiled) {
       try {
-        return this.apart.restore(structuredClone(compiled(input as unknown as Record<string, unknown>[])) as TResult[]);
+        return this.apart.restore(structuredClone(compiled(input as unknown as Record<string, unknown>[])) as TResult[], this.#stored);
       } catch (error) {
         if (!(error instanceof NotCompilable)) throw error;
       }
     }
-    return this.apart.restore(structuredClone(aggregate(input, pipeline, MINGO_OPTIONS)) as TResult[]);
+    return this.apart.restore(structuredClone(aggregate(input, pipeline, MINGO_OPTIONS)) as TResult[], this.#stored);
   }
 
   /** Lets writes already queued finish, then closes the journal; later calls reject. */
@@ -266,6 +266,9 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     this.unique.add(doc);
     this.docs.set(doc._id, doc);
   }
+
+  /** Whether a document is stored now (for reads that raced a delete). */
+  readonly #stored = (id: string): boolean => this.docs.has(id);
 
   #firstMatch(filter: Filter): TDoc | undefined {
     const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
