@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRedis, createRequestRedis, isRedisUnavailable } from "./redis";
+import { openRedisMonitor } from "./redis-monitor";
 import { ImageExpiredError, ImageStash } from "./image-stash";
 
-const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "image-stash-test");
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redis = createRedis(REDIS_URL, "image-stash-test");
 const prefix = `sdtest-stash-${randomUUID().slice(0, 8)}`;
 const stash = new ImageStash(redis, prefix);
 afterAll(() => redis.disconnect());
@@ -67,18 +69,16 @@ describe("ImageStash", () => {
   it("serves the models of one decision reading its images at the same moment with one MGET, and keeps nothing after", async () => {
     const images = [png(200_000, 7), png(100_000, 8)];
     const refs = await stash.put(randomUUID(), images, 60);
-    // Every command Redis runs for these keys, from another connection.
-    const watcher = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "image-stash-monitor");
-    const monitor = await watcher.monitor();
-    const reads: string[][] = [];
+    // Every command Redis runs on these images, seen from a connection of its own.
+    const reads: string[] = [];
     const marker = `done-${randomUUID()}`;
-    // MONITOR prints commands in the order Redis ran them: once it prints the marker, it has printed the reads.
-    const allSeen = new Promise<void>((resolve) =>
-      monitor.on("monitor", (_time: string, args: string[]) => {
-        if (args.some((arg) => arg === refs[0]!.key)) reads.push(args);
-        if (args.includes(marker)) resolve();
-      }),
-    );
+    let markerSeen = () => {};
+    const allSeen = new Promise<void>((resolve) => (markerSeen = resolve));
+    const monitor = await openRedisMonitor(REDIS_URL, (name, firstArg) => {
+      if (firstArg === refs[0]!.key) reads.push(name);
+      // MONITOR shows commands in the order Redis ran them: once it shows the marker, it has shown the reads.
+      if (name === "echo" && firstArg === marker) markerSeen();
+    });
     try {
       // Three models at once (one each image set, one the first image alone), then one later.
       const [a, b, c] = await Promise.all([stash.readAll(refs), stash.readAll(refs), stash.read([refs[0]!])]);
@@ -86,13 +86,12 @@ describe("ImageStash", () => {
       await stash.readAll(refs);
       await redis.echo(marker);
       await allSeen;
-      expect(reads.map((args) => args[0]!.toLowerCase())).toEqual(["mget", "mget"]);
+      expect(reads).toEqual(["mget", "mget"]);
       // A read after its images were deleted finds them gone: nothing was kept in the process.
       await stash.delete(refs);
       expect(await stash.read(refs)).toEqual([null, null]);
     } finally {
-      monitor.disconnect();
-      watcher.disconnect();
+      monitor.destroy();
     }
   });
 

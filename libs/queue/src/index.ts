@@ -1,4 +1,5 @@
 export * from "./redis";
+export * from "./redis-monitor";
 export * from "./vote-policy";
 export * from "./decision-flow";
 // The outcome channel's encoding stays inside libs/queue (DecisionFlow hears it); the aggregator only needs its worker.
