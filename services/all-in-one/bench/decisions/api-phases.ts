@@ -8,8 +8,8 @@ import { LoadClient, measureDecisions, measurePair, type Answer, type PhaseRecor
 import { VENDOR_OF, type BenchProvider } from "./options";
 import { productEnv } from "./product-env";
 import { CATEGORIES, question, shortly } from "./requests";
-import { groupCpuMs, metered } from "./usage";
-import type { BenchContext } from "./variant-phases";
+import { metered } from "./usage";
+import type { BenchContext, ComparedRuns } from "./variant-phases";
 
 export interface ApiResult {
   /** The same decision through a bearer token and through an API key, interleaved. */
@@ -38,14 +38,11 @@ export interface ApiResult {
 
 export interface ImagesResult {
   mb: number;
-  /** The signed-in web endpoint: the images go through the stash to every model and are stored as the user's assets. */
-  product: PhaseRecord;
-  /** The direct baseline: the same body, the same three SDK calls. */
-  direct: PhaseRecord;
-  /** CPU ms per decision: the product's processes, the baseline process, and Redis during the product's run. */
-  productCpuMs: number;
-  directCpuMs: number;
-  redisCpuMs: number;
+  /**
+   * At concurrency 1: the pipeline is the signed-in web endpoint (the images go through the stash
+   * to every model and are stored as the user's assets), the baseline the same body's three SDK calls.
+   */
+  runs: ComparedRuns;
 }
 
 /** Three different images of `mb` MB each, as data URLs (random bytes: the contract checks the URL and the size, not the picture). */
@@ -189,17 +186,9 @@ async function benchImages(ctx: BenchContext, deployment: Deployment, bearer: Re
     // One of each first: the large-body paths are cold until now.
     await measureDecisions({ ...product, count: 1, failFast: true });
     await measureDecisions({ ...baseline, count: 1, failFast: true });
-    const productRun = await metered(ctx.meter, deployment.processes, () => measureDecisions(product));
+    const pipeline = await metered(ctx.meter, deployment.processes, () => measureDecisions(product));
     const directRun = await metered(ctx.meter, [ctx.baseline], () => measureDecisions(baseline));
-    const perDecision = (ms: number, record: PhaseRecord) => ms / Math.max(record.answered.length, 1);
-    return {
-      mb,
-      product: productRun.result,
-      direct: directRun.result,
-      productCpuMs: perDecision(groupCpuMs(productRun.usage, "product"), productRun.result),
-      directCpuMs: perDecision(groupCpuMs(directRun.usage, "baseline"), directRun.result),
-      redisCpuMs: perDecision(productRun.usage.redisCpuMs, productRun.result),
-    };
+    return { mb, runs: { concurrency: 1, pipeline: { record: pipeline.result, usage: pipeline.usage }, baseline: { record: directRun.result, usage: directRun.usage } } };
   } finally {
     client.close();
     direct.close();

@@ -305,15 +305,20 @@ const earlyQuorumRounds = (api: ApiResult): number[] =>
 
 /** The same decision with a bearer token and an API key, and the key check alone, as before; then early quorum. */
 /** Decisions with three large images: what the product adds to the calls that carry them. */
-function imagesReport(images: ImagesResult, w: number): string[] {
-  const product = images.product.latency();
-  const direct = images.direct.latency();
+function imagesReport({ mb, runs }: ImagesResult, w: number): string[] {
+  const product = runs.pipeline.record.latency();
+  const direct = runs.baseline.record.latency();
   return [
-    `Decisions with three images of ${images.mb} MB each, one at a time (N=${images.product.answered.length + images.product.errors} each; signed in, so the product also stores them as the user's image assets)`,
+    `Decisions with three images of ${mb} MB each, one at a time (N=${runs.pipeline.record.answered.length + runs.pipeline.record.errors} each; signed in, so the product also stores them as the user's image assets)`,
     row("", w, ["p50", "p95", "CPU/decision", "Redis CPU", "errors"], 14),
-    row("product: POST /api/ensembled-llm-categorical-decision", w, [ms(product.p50), ms(product.p95), ms(images.productCpuMs), ms(images.redisCpuMs, 1), errorsOf(images.product)], 14),
-    row("direct: the same three SDK calls", w, [ms(direct.p50), ms(direct.p95), ms(images.directCpuMs), "", errorsOf(images.direct)], 14),
-    row("product - direct", w, [signedMs(product.p50 - direct.p50), "", signedMs(images.productCpuMs - images.directCpuMs)], 14),
+    row(
+      "product: POST /api/ensembled-llm-categorical-decision",
+      w,
+      [ms(product.p50), ms(product.p95), ms(productCpu(runs)), ms(perDecision(runs.pipeline, (u) => u.redisCpuMs), 1), errorsOf(runs.pipeline.record)],
+      14,
+    ),
+    row("direct: the same three SDK calls", w, [ms(direct.p50), ms(direct.p95), ms(baselineCpu(runs)), "", errorsOf(runs.baseline.record)], 14),
+    row("product - direct", w, [signedMs(product.p50 - direct.p50), "", signedMs(cpuBeyondSdk(runs))], 14),
     "",
   ];
 }
