@@ -183,10 +183,12 @@ async function benchImages(ctx: BenchContext, deployment: Deployment, bearer: Re
       (body) => BaselineResponseSchema.safeParse(body).data?.categories.length === 3,
     );
     ctx.progress(`api: decisions with three ${mb} MB images (${n} each, one at a time)`);
-    // One of each first: the large-body paths are cold until now.
+    // One of each first, right before its run: the large-body paths are cold until now, and a
+    // keep-alive socket left idle through the other's run (5 s or more) may be closed by its server
+    // just as the next 30 MB body goes out (EPIPE).
     await measureDecisions({ ...product, count: 1, failFast: true });
-    await measureDecisions({ ...baseline, count: 1, failFast: true });
     const pipeline = await metered(ctx.meter, deployment.processes, () => measureDecisions(product));
+    await measureDecisions({ ...baseline, count: 1, failFast: true });
     const directRun = await metered(ctx.meter, [ctx.baseline], () => measureDecisions(baseline));
     return { mb, runs: { concurrency: 1, pipeline: { record: pipeline.result, usage: pipeline.usage }, baseline: { record: directRun.result, usage: directRun.usage } } };
   } finally {
