@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { UnrecoverableError, type Worker } from "bullmq";
+import { UnrecoverableError } from "bullmq";
 import type { AggregateJob, DecisionResponse } from "@sd/contracts";
 import { DecisionFlow, DecisionLostError, DecisionTimeoutError } from "./decision-flow";
 import { createRedis, createRequestRedis } from "./redis";
 import { createAggregateWorker } from "./decision-outcomes";
-import { createWorker } from "./workers";
+import { createWorker, type WorkerPool } from "./workers";
 import { AGGREGATE_QUEUE } from "@sd/contracts";
 
 const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "decision-flow-test");
@@ -29,7 +29,7 @@ function startOf(decisionId: string) {
 const whenStarted = (decisionId: string) => startOf(decisionId).started;
 
 const workerConnection = redis.duplicate();
-const worker: Worker<AggregateJob, DecisionResponse> = createAggregateWorker(
+const worker: WorkerPool<AggregateJob, DecisionResponse> = createAggregateWorker(
   async (job) =>
     new Promise<DecisionResponse>((resolve, reject) => {
       settle.set(job.data.decision_id, { finish: resolve, fail: (reason) => reject(new UnrecoverableError(reason)) });

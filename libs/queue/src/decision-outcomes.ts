@@ -1,7 +1,7 @@
 import { AGGREGATE_QUEUE, DecisionOutcomeSchema, type AggregateJob, type DecisionOutcome, type DecisionResponse } from "@sd/contracts";
-import type { Processor, Worker } from "bullmq";
+import type { Processor } from "bullmq";
 import type { Redis } from "ioredis";
-import { createWorker, type WorkerSettings } from "./workers";
+import { createWorker, type WorkerPool, type WorkerSettings } from "./workers";
 
 /**
  * How a finished decision reaches the gateways waiting for it: one Redis pub/sub channel per
@@ -47,7 +47,7 @@ export function decodeOutcome(message: string): DecisionOutcome | null {
 export function createAggregateWorker(
   processor: Processor<AggregateJob, DecisionResponse>,
   settings: WorkerSettings,
-): Worker<AggregateJob, DecisionResponse> {
+): WorkerPool<AggregateJob, DecisionResponse> {
   const channel = decisionOutcomesChannel(settings.prefix);
   const publish = (outcome: DecisionOutcome) => {
     settings.connection.publish(channel, encodeOutcome(outcome)).catch(() => undefined);

@@ -21,7 +21,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import { voteQueueName, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
-import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, deleteDeploymentKeys, type Redis, type Worker } from "@sd/queue";
+import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, deleteDeploymentKeys, type Redis, type WorkerPool } from "@sd/queue";
 import { closedLoop, percentiles, positiveInteger } from "../../../libs/store/bench/support";
 import { metered, UsageMeter } from "./decisions/usage";
 
@@ -68,7 +68,7 @@ function startPipeline(): { flow: DecisionFlow; close: () => Promise<void> } {
     return connection;
   };
   const settings = (name: string) => ({ connection: connect(name), prefix, concurrency: CONCURRENCY, lockMs: 30_000 });
-  const workers: Worker[] = PROVIDERS.map((provider) =>
+  const workers: Pick<WorkerPool<unknown, unknown>, "close">[] = PROVIDERS.map((provider) =>
     createWorker<unknown, Vote>(
       voteQueueName(provider),
       async () => {

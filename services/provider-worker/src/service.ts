@@ -2,7 +2,7 @@ import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd
 import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { ImageStash, QuorumBoard, createRedis, createWorker, voteBackoff, type Worker } from "@sd/queue";
+import { ImageStash, QuorumBoard, createRedis, createWorker, voteBackoff, type WorkerPool } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 import { WorkerQuorum } from "./early-quorum";
 import { createVoteProcessor } from "./vote-processor";
@@ -31,7 +31,7 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   await quorum.start();
   // One backoff for BullMQ and the processors, which plan each retry with it against the vote's deadline.
   const backoff = voteBackoff(env.VOTE_BACKOFF_MS);
-  const workers: Worker<VoteJob, Vote>[] = providers.map((config) => {
+  const workers: WorkerPool<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createWorker<VoteJob, Vote>(
       voteQueueName(config.id),
       createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id }), backoff, quorum),
