@@ -1,9 +1,10 @@
 /**
  * `npm run bench:queue`: what the decision pipeline's queue bookkeeping costs on its own, with
  * nothing else in the process. The gateway's DecisionFlow (one parent job on the aggregate queue,
- * one child vote per provider, the outcome heard on its channel), one worker per provider queue
- * whose votes answer after BENCH_LATENCY_MS, and the aggregate worker, which reads the votes as the
- * aggregator does and answers: no HTTP, no model SDK, no store, no other role. The baseline of the
+ * one child vote per provider, the outcome heard on its channel), the workers of each provider queue
+ * (`createWorker`: 100 slots, as four BullMQ workers) whose votes answer after BENCH_LATENCY_MS, and
+ * the aggregate queue's workers, which read the votes as the aggregator does and answer: no HTTP,
+ * no model SDK, no store, no other role. The baseline of the
  * same run is the same closed loop waiting on three timers with Promise.all, so the difference is
  * the queue's alone.
  *
@@ -180,7 +181,7 @@ const meter = new UsageMeter(meterConnection, () => new Set([prefix]));
 const pipeline = startPipeline();
 try {
   await pipeline.flow.ready();
-  console.log("The queue alone: DecisionFlow, one worker per provider queue and the aggregate worker in this process;");
+  console.log(`The queue alone: DecisionFlow, ${CONCURRENCY} job slots per provider queue and on the aggregate queue (createWorker's pools), in this process;`);
   console.log(`every vote answers after ${LATENCY_MS} ms (a timer: no model, no HTTP, no store). The baseline waits on the same three timers.`);
   await closedLoop(WARMUP, CONCURRENCY, () => decide(pipeline.flow));
   for (const { concurrency, rampMs } of PHASES) {
