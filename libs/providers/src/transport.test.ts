@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from "node:http";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { once } from "node:events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -90,5 +91,44 @@ describe("the SDKs' shared keep-alive transport", () => {
     // One pool for all three SDKs (Gemini's global fetch included). It may open a second
     // connection when a call starts before the previous one's socket is marked idle again.
     expect(relay.connections).toBeLessThanOrEqual(2);
+  });
+});
+
+/** A server at a moved address: answers every request with `status` to the same path on `target`, and counts them. */
+async function movedTo(target: string, status: 307 | 308) {
+  const seen: string[] = [];
+  const server = createHttpServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    req.resume();
+    res.writeHead(status, { location: `${target}${req.url}` }).end();
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe("a base URL that redirects", () => {
+  // The transport sends a call without the copy fetch keeps for redirects, and again, following
+  // them, only when the server answers with one: the model is still asked exactly once.
+  it.each([
+    { vendor: "openai" as const, model: KNOWN_PROVIDERS.gpt5.model, status: 307 as const },
+    { vendor: "anthropic" as const, model: "claude-emulated", status: 308 as const },
+  ])("still reaches the model ($vendor behind a $status), asking it once per vote", async ({ vendor, model, status }) => {
+    const moved = await movedTo(emu.url, status);
+    try {
+      const provider = createProvider(emulatedProviderConfig(emu.url, { vendor, model }, { baseUrl: emulatorBaseUrl(moved.url, vendor) }));
+      const before = emu.calls().length;
+      for (const round of [1, 2]) {
+        const answer = await provider.vote({ question: `Follow the move? ${round}`, categories: ["Yes", "No"], images: [] });
+        expect(["Yes", "No"]).toContain(answer.category);
+      }
+      expect(emu.calls().length - before).toBe(2);
+      // Each vote met the redirect twice: once refused without following it, once followed.
+      expect(moved.seen).toHaveLength(4);
+      expect(new Set(moved.seen.map((line) => line.split(" ")[0]))).toEqual(new Set(["POST"]));
+    } finally {
+      await moved.close();
+    }
   });
 });
