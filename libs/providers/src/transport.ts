@@ -43,12 +43,13 @@ function isRedirectRefusal(error: unknown): boolean {
  *
  * Redirects: in its default mode ("follow") fetch must be able to send the body again to wherever
  * a 307 or 308 points, so it copies every request before sending it, body stream included (a
- * `tee`). That copy cost a third of the client's CPU per OpenAI call (280 to 185 µs), for
- * redirects vendor APIs never send. So a call first goes out in "error" mode, which copies
- * nothing; only if the server answers with a redirect (a base URL behind a proxy that moved it)
- * is it sent again in "follow" mode, which then goes exactly where it always went. Sending it
- * again is safe: a server that answered with a redirect did not run the request. A caller's own
- * redirect mode, a `Request`, or a body that cannot be sent twice (a stream) is sent as it is.
+ * `tee`). That copy cost a third of the client's CPU per call (medians at concurrency 20: OpenAI
+ * 325 to 224 µs, Anthropic 321 to 209 µs), for redirects vendor APIs never send. So a call first
+ * goes out in "error" mode, which copies nothing; only if the server answers with a redirect (a
+ * base URL behind a proxy that moved it) is it sent again in "follow" mode, which then goes
+ * exactly where it always went. Sending it again is safe: a server that answered with a redirect
+ * did not run the request. A caller's own redirect mode, a `Request`, or a body that cannot be
+ * sent twice (a stream) is sent as it is.
  */
 export const keepAliveFetch: typeof globalThis.fetch = async (input, init = {}) => {
   const settings = init as UndiciInit;
