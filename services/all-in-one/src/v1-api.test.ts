@@ -88,11 +88,16 @@ async function call(baseUrl: string, path: string, { key = null, method, body, r
   return { status: response.status, body: JSON.parse(text) as Record<string, unknown>, text, headers: response.headers };
 }
 
+/** How much later than Claude the two agreeing models answer in `scriptVotes`. */
+const AGREEING_LATENCY_MS = 150;
+
 /** The emulator's answers for questions containing `marker`: openai and gemini say Yes, claude says No. */
 function scriptVotes(marker: string): void {
   emulator.addRules([
-    { match: { vendor: "openai", question_contains: marker }, respond: { kind: "answer", category: "Yes", confidence: 0.9 } },
-    { match: { vendor: "gemini", question_contains: marker }, respond: { kind: "answer", category: "Yes", confidence: 0.8 } },
+    // The two that agree answer a moment after the dissenter: early quorum (the /v1 default) would
+    // otherwise settle on their two votes and skip Claude's whenever it came last.
+    { match: { vendor: "openai", question_contains: marker }, latency_ms: AGREEING_LATENCY_MS, respond: { kind: "answer", category: "Yes", confidence: 0.9 } },
+    { match: { vendor: "gemini", question_contains: marker }, latency_ms: AGREEING_LATENCY_MS, respond: { kind: "answer", category: "Yes", confidence: 0.8 } },
     { match: { vendor: "anthropic", question_contains: marker }, respond: { kind: "answer", category: "No", confidence: 0.6 } },
   ]);
 }
