@@ -9,7 +9,7 @@ export * from "./quorum-board";
 export * from "./image-stash";
 export * from "./workers";
 export * from "./queue-depth";
-export { Job, Worker, UnrecoverableError } from "bullmq";
+export { Job, UnrecoverableError } from "bullmq";
 export type { Redis } from "ioredis";
 export * from "./throughput";
 export * from "./queue-board";

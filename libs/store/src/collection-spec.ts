@@ -9,7 +9,7 @@ export interface CollectionSpec<TDoc extends BaseDocument> {
    * String fields the embedded store keeps in files of their own instead of in memory and in its
    * journal (large values, e.g. an image's data); never queried. MongoDB stores them as any field.
    */
-  readonly storedApart?: readonly string[];
+  readonly storedApart: readonly string[];
   /** Type-only marker tying the spec to its document type; never set at runtime. */
   readonly documentType?: TDoc;
 }

@@ -303,7 +303,6 @@ export function targetsReport(results: readonly VariantResult[], api: ApiResult,
 const earlyQuorumRounds = (api: ApiResult): number[] =>
   [api.earlyQuorum, ...api.earlyQuorum.moreRounds].map(({ on, directQuorum }) => on.latency().p50 - directQuorum.latency().p50);
 
-/** The same decision with a bearer token and an API key, and the key check alone, as before; then early quorum. */
 /** Decisions with three large images: what the product adds to the calls that carry them. */
 function imagesReport({ mb, runs }: ImagesResult, w: number): string[] {
   const product = runs.pipeline.record.latency();
@@ -323,6 +322,7 @@ function imagesReport({ mb, runs }: ImagesResult, w: number): string[] {
   ];
 }
 
+/** The same decision with a bearer token and an API key, and the key check alone, as before; then decisions with large images (measured last, printed here), then early quorum. */
 export function apiReport(api: ApiResult, options: BenchOptions): string {
   const precise = (v: number) => `${v.toFixed(2)} ms`;
   const w = 56;

@@ -72,7 +72,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     const path = journalPath(dataDir, spec.name);
     const { docs, ignoredTornTail, isSnapshot, lines } = await replayJournal<TDoc>(path);
     if (ignoredTornTail) options.onWarning?.(`Ignored an incomplete last line in ${path} (an unacknowledged write cut off by a crash)`);
-    const apart = await ApartFields.open(dataDir, spec.name, spec.storedApart ?? []);
+    const apart = await ApartFields.open(dataDir, spec.name, spec.storedApart);
     // Values a journal still holds go to their files, and those documents' lines are written anew.
     const moved = await apart.adopt(docs);
     for (const id of moved) lines.delete(id);
