@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { coalesceWrites } from "./coalesced-writes";
 
 /** Reconnect delay after the n-th failed attempt: quick at first, then every 2 s for as long as Redis is away. */
 const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
@@ -9,7 +10,7 @@ const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
  * reconnect (`maxRetriesPerRequest: null`, as BullMQ requires for blocking connections).
  */
 export function createRedis(url: string, name: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, connectionName: name, lazyConnect: false, retryStrategy: reconnectDelay });
+  return coalesceWrites(new Redis(url, { maxRetriesPerRequest: null, connectionName: name, lazyConnect: false, retryStrategy: reconnectDelay }));
 }
 
 /**
@@ -19,15 +20,17 @@ export function createRedis(url: string, name: string): Redis {
  * reconnecting in the background, so everything works again as soon as Redis is back.
  */
 export function createRequestRedis(url: string, name: string, commandTimeoutMs: number): Redis {
-  return new Redis(url, {
-    connectionName: name,
-    lazyConnect: false,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: Math.max(1000, commandTimeoutMs),
-    retryStrategy: reconnectDelay,
-  });
+  return coalesceWrites(
+    new Redis(url, {
+      connectionName: name,
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: commandTimeoutMs,
+      connectTimeout: Math.max(1000, commandTimeoutMs),
+      retryStrategy: reconnectDelay,
+    }),
+  );
 }
 
 const DELETE_IF_EQUAL = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
@@ -79,7 +82,7 @@ export function whenReady(redis: Redis): Promise<void> {
  * BullMQ's QueueEvents, which a command timeout would cut and which must resume after an outage.
  */
 export function patientDuplicate(connection: Redis, name: string): Redis {
-  return connection.duplicate({ connectionName: name, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
+  return coalesceWrites(connection.duplicate({ connectionName: name, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }));
 }
 
 /** Texts ioredis rejects a command with when Redis cannot be reached (it gives these errors no code). */
