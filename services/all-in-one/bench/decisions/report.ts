@@ -2,7 +2,7 @@ import type { ApiResult, ImagesResult } from "./api-phases";
 import type { PhaseRecord } from "./http-load";
 import type { BenchOptions, Variant } from "./options";
 import { median, percentiles } from "../../../../libs/store/bench/support";
-import { groupCpuMs, type HostShares, type UsageDelta } from "./usage";
+import { groupCpuMs, type HostShares, type SystemCalls, type UsageDelta } from "./usage";
 import type { ComparedRuns, MeteredRun, VariantResult } from "./variant-phases";
 
 export const VARIANT_TITLES: Record<Variant, string> = {
@@ -120,6 +120,14 @@ function roundsTable(result: VariantResult): string[] {
 const hostShares = (runs: ComparedRuns, share: (host: HostShares) => number): string =>
   [runs.pipeline, runs.baseline].map((run) => (run.usage.host ? percent(share(run.usage.host)) : "n/a")).join(" / ");
 
+/** A run's read and write system calls per decision, as "reads / writes" ("n/a" where /proc could not tell). */
+function systemCallsPerDecision(run: MeteredRun, pick: (usage: UsageDelta) => SystemCalls | null): string {
+  const calls = pick(run.usage);
+  if (calls === null) return "n/a";
+  const decisions = Math.max(1, run.record.answered.length);
+  return `${(calls.reads / decisions).toFixed(1)} / ${(calls.writes / decisions).toFixed(1)}`;
+}
+
 function cpuTable(result: VariantResult): string[] {
   const phases = [result.latency, result.saturation];
   const w = 58;
@@ -145,6 +153,10 @@ function cpuTable(result: VariantResult): string[] {
     row("product Node processes while idle (baseline run), ms/s", w, cpu((runs) => groupCpuMs(runs.baseline.usage, "product") / runs.baseline.record.seconds)),
     row("load generator (this process), pipeline run", w, cpu((runs) => perDecision(runs.pipeline, (u) => u.loadGeneratorCpuMs))),
     row("load generator (this process), baseline run", w, cpu((runs) => perDecision(runs.baseline, (u) => u.loadGeneratorCpuMs))),
+    "Read / write system calls per decision (/proc/<pid>/io: sockets and files)",
+    row("product Node processes", w, phases.map((runs) => systemCallsPerDecision(runs.pipeline, (u) => u.systemCalls.product))),
+    row("direct baseline process", w, phases.map((runs) => systemCallsPerDecision(runs.baseline, (u) => u.systemCalls.baseline))),
+    row("Redis (during the pipeline run)", w, phases.map((runs) => systemCallsPerDecision(runs.pipeline, (u) => u.redisSystemCalls))),
     "The machine, % of all its cores' time (/proc/stat)",
     row("busy, pipeline run / baseline run", w, phases.map((runs) => hostShares(runs, (h) => h.busy))),
     row("stolen by the hypervisor, pipeline run / baseline run", w, phases.map((runs) => hostShares(runs, (h) => h.steal))),

@@ -34,6 +34,41 @@ export function processCpuMs(pid: number): number | null {
   }
 }
 
+/** Read and write system calls a process has made so far (sockets and files alike). */
+export interface SystemCalls {
+  reads: number;
+  writes: number;
+}
+
+/**
+ * A process's read and write system calls so far (/proc/<pid>/io: syscr, syscw); null once it is
+ * gone, off Linux, or where another user's process may not be read. On a virtual machine a socket
+ * write costs tens of microseconds (on loopback it also delivers the bytes), so their count is a
+ * steadier figure of a change than the CPU time it moves.
+ */
+export function processSystemCalls(pid: number): SystemCalls | null {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, "utf8");
+    const reads = Number(/^syscr: (\d+)$/m.exec(io)?.[1]);
+    const writes = Number(/^syscw: (\d+)$/m.exec(io)?.[1]);
+    return Number.isFinite(reads) && Number.isFinite(writes) ? { reads, writes } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `pid` is a Redis server on this machine: one elsewhere (another host, a container) has an id that names nothing, or something else, here. */
+function isLocalRedis(pid: number): boolean {
+  try {
+    return Number.isInteger(pid) && pid > 0 && readFileSync(`/proc/${pid}/comm`, "utf8").startsWith("redis-server");
+  } catch {
+    return false;
+  }
+}
+
+const callsBetween = (before: SystemCalls | null | undefined, after: SystemCalls | null | undefined): SystemCalls | null =>
+  before && after ? { reads: after.reads - before.reads, writes: after.writes - before.writes } : null;
+
 /** The whole machine's CPU time so far, in clock ticks summed over its cores (/proc/stat). */
 interface HostTicks {
   total: number;
@@ -71,8 +106,11 @@ export interface HostShares {
 interface UsageSnapshot {
   host: HostTicks | null;
   cpuMs: Map<number, number | null>;
+  systemCalls: Map<number, SystemCalls | null>;
   loadGeneratorCpuMs: number;
   redisCpuMs: number;
+  /** Redis's own system calls, when it runs on this machine (its process id is in INFO server). */
+  redisSystemCalls: SystemCalls | null;
   /** Calls per Redis command name, from INFO commandstats. */
   commands: Map<string, number>;
   /** QUEUE_PREFIXes of other deployments' BullMQ connections on this Redis (their traffic is in the counts). */
@@ -83,8 +121,11 @@ interface UsageSnapshot {
 export interface UsageDelta {
   /** CPU ms per process label, by group. */
   cpu: Record<ProcessGroup, Map<string, number>>;
+  /** Read and write system calls per group (null: not readable here). */
+  systemCalls: Record<ProcessGroup, SystemCalls | null>;
   loadGeneratorCpuMs: number;
   redisCpuMs: number;
+  redisSystemCalls: SystemCalls | null;
   commands: Map<string, number>;
   otherPrefixes: Set<string>;
   /** Null off Linux. */
@@ -109,7 +150,7 @@ export class UsageMeter {
   ) {}
 
   async snapshot(processes: readonly MeteredProcess[]): Promise<UsageSnapshot> {
-    const [info, clients] = await Promise.all([this.redis.info("cpu", "commandstats"), this.redis.client("LIST") as Promise<string>]);
+    const [info, clients] = await Promise.all([this.redis.info("server", "cpu", "commandstats"), this.redis.client("LIST") as Promise<string>]);
     const fields = new Map<string, string>();
     for (const line of info.split("\r\n")) {
       const colon = line.indexOf(":");
@@ -129,11 +170,14 @@ export class UsageMeter {
       if (prefix && !ours.has(prefix)) otherPrefixes.add(prefix);
     }
     const usage = process.cpuUsage();
+    const redisPid = Number(fields.get("process_id"));
     return {
       host: hostTicks(),
       cpuMs: new Map(processes.map((p) => [p.pid, processCpuMs(p.pid)])),
+      systemCalls: new Map(processes.map((p) => [p.pid, processSystemCalls(p.pid)])),
       loadGeneratorCpuMs: (usage.user + usage.system) / 1000,
       redisCpuMs: 1000 * (Number(fields.get("used_cpu_sys") ?? 0) + Number(fields.get("used_cpu_user") ?? 0)),
+      redisSystemCalls: isLocalRedis(redisPid) ? processSystemCalls(redisPid) : null,
       commands,
       otherPrefixes,
     };
@@ -142,11 +186,15 @@ export class UsageMeter {
 
 function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: readonly MeteredProcess[]): UsageDelta {
   const cpu: UsageDelta["cpu"] = { product: new Map(), baseline: new Map(), emulator: new Map() };
+  const systemCalls: UsageDelta["systemCalls"] = { product: { reads: 0, writes: 0 }, baseline: { reads: 0, writes: 0 }, emulator: { reads: 0, writes: 0 } };
   for (const p of processes) {
     const start = before.cpuMs.get(p.pid);
     const end = after.cpuMs.get(p.pid);
-    if (start == null || end == null) continue;
-    cpu[p.group].set(p.label, (cpu[p.group].get(p.label) ?? 0) + end - start);
+    if (start != null && end != null) cpu[p.group].set(p.label, (cpu[p.group].get(p.label) ?? 0) + end - start);
+    const calls = callsBetween(before.systemCalls.get(p.pid), after.systemCalls.get(p.pid));
+    const total = systemCalls[p.group];
+    if (calls === null || total === null) systemCalls[p.group] = null;
+    else systemCalls[p.group] = { reads: total.reads + calls.reads, writes: total.writes + calls.writes };
   }
   const commands = new Map<string, number>();
   for (const [name, calls] of after.commands) {
@@ -156,8 +204,10 @@ function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: re
   }
   return {
     cpu,
+    systemCalls,
     loadGeneratorCpuMs: after.loadGeneratorCpuMs - before.loadGeneratorCpuMs,
     redisCpuMs: after.redisCpuMs - before.redisCpuMs,
+    redisSystemCalls: callsBetween(before.redisSystemCalls, after.redisSystemCalls),
     commands,
     otherPrefixes: new Set([...before.otherPrefixes, ...after.otherPrefixes]),
     host: hostSharesBetween(before.host, after.host),
