@@ -76,6 +76,9 @@ export function useBrowserApp(envOverrides: EnvOverrides = {}): BrowserApp {
       await context.grantPermissions(["clipboard-read", "clipboard-write"]);
       contexts.push(context);
       const page = await context.newPage();
+      // Under the test's own timeout (30 s), so a wait that never ends fails naming its locator
+      // or its step instead of as an anonymous test timeout.
+      page.setDefaultTimeout(20_000);
       page.on("pageerror", (error) => {
         throw new Error(`uncaught error in the page: ${error.message}`);
       });

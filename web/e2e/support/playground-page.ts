@@ -52,8 +52,6 @@ export function playground(page: Page) {
 export type PlaygroundUi = ReturnType<typeof playground>;
 
 export async function openPlayground(page: Page): Promise<PlaygroundUi> {
-  // Under the test's own timeout, so a wait that never ends names its locator.
-  page.setDefaultTimeout(20_000);
   await page.goto("/playground");
   const ui = playground(page);
   await ui.question.waitFor();
