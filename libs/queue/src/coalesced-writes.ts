@@ -20,14 +20,14 @@ type Write = (...args: unknown[]) => boolean;
  * keeps one batch in flight per connection, which changes how commands fail and are retried
  * across a reconnect; BullMQ's maintainers advise against it. Here nothing but the write changes.
  *
- * ioredis opens a new socket on every reconnect; each one is coalesced from its "connect" on.
+ * ioredis opens its socket after the constructor returns, and a new one on every reconnect; each
+ * is coalesced from its "connect" on (the few commands ioredis sends while connecting go as they
+ * are). A `duplicate()` of a coalesced connection is a new one and is not coalesced: BullMQ's
+ * blocking connections and the Socket.IO adapter's pair, which send one command at a time.
  */
 export function coalesceWrites(redis: Redis): Redis {
-  const coalesced = new WeakSet<object>();
-  const coalesce = () => {
+  redis.on("connect", () => {
     const socket = redis.stream;
-    if (!socket || coalesced.has(socket)) return;
-    coalesced.add(socket);
     let corked = false;
     const uncork = () => {
       corked = false;
@@ -42,8 +42,6 @@ export function coalesceWrites(redis: Redis): Redis {
       }
       return write.apply(this, args);
     } as typeof socket.write;
-  };
-  redis.on("connect", coalesce);
-  coalesce();
+  });
   return redis;
 }
