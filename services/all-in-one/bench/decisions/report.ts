@@ -124,8 +124,7 @@ const hostShares = (runs: ComparedRuns, share: (host: HostShares) => number): st
 function systemCallsPerDecision(run: MeteredRun, pick: (usage: UsageDelta) => SystemCalls | null): string {
   const calls = pick(run.usage);
   if (calls === null) return "n/a";
-  const decisions = Math.max(1, run.record.answered.length);
-  return `${(calls.reads / decisions).toFixed(1)} / ${(calls.writes / decisions).toFixed(1)}`;
+  return `${perDecision(run, () => calls.reads).toFixed(1)} / ${perDecision(run, () => calls.writes).toFixed(1)}`;
 }
 
 function cpuTable(result: VariantResult): string[] {
@@ -334,7 +333,10 @@ function imagesReport({ mb, runs }: ImagesResult, w: number): string[] {
   ];
 }
 
-/** The same decision with a bearer token and an API key, and the key check alone, as before; then decisions with large images (measured last, printed here), then early quorum. */
+/**
+ * The same decision with a bearer token and an API key, and the key check alone, as before; then
+ * decisions with large images (measured last, printed here), then early quorum.
+ */
 export function apiReport(api: ApiResult, options: BenchOptions): string {
   const precise = (v: number) => `${v.toFixed(2)} ms`;
   const w = 56;

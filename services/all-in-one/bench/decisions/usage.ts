@@ -46,7 +46,7 @@ export interface SystemCalls {
  * write costs tens of microseconds (on loopback it also delivers the bytes), so their count is a
  * steadier figure of a change than the CPU time it moves.
  */
-export function processSystemCalls(pid: number): SystemCalls | null {
+function processSystemCalls(pid: number): SystemCalls | null {
   try {
     const io = readFileSync(`/proc/${pid}/io`, "utf8");
     const reads = Number(/^syscr: (\d+)$/m.exec(io)?.[1]);
