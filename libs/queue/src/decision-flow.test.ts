@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { UnrecoverableError } from "bullmq";
+import { Job, Queue, UnrecoverableError } from "bullmq";
 import type { AggregateJob, DecisionResponse } from "@sd/contracts";
 import { DecisionFlow, DecisionLostError, DecisionTimeoutError } from "./decision-flow";
 import { createRedis, createRequestRedis } from "./redis";
@@ -165,6 +165,39 @@ describe("DecisionFlow: a Redis restart and a shutdown", () => {
       await silent.close();
       await sweeping.close();
       const keys = await redis.keys(`${silentPrefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      connection.disconnect();
+    }
+  });
+
+  it("answers a client as soon as the aggregator returns the written decision, even when BullMQ never records the job (its worker died in between)", async () => {
+    const earlyPrefix = `sdtest-early-${randomUUID().slice(0, 8)}`;
+    const connection = redis.duplicate();
+    const aggregate = new Queue(AGGREGATE_QUEUE, { connection: redis, prefix: earlyPrefix });
+    // The decision is written and returned, but the job's lock is gone first: BullMQ cannot record
+    // it as completed, as when the aggregator dies right after writing (the job would run again
+    // only once its 30 s lock period is over).
+    const dying = createAggregateWorker(
+      async (job) => {
+        await redis.del(`${aggregate.toKey(job.id!)}:lock`);
+        return response(job.data.decision_id);
+      },
+      { connection, prefix: earlyPrefix, concurrency: 1, lockMs: 30_000 },
+    );
+    dying.on("error", () => undefined);
+    const waiting = new DecisionFlow(redis, earlyPrefix, 1);
+    try {
+      await waiting.ready();
+      const id = randomUUID();
+      const pending = waiting.listen(id, 5000);
+      await waiting.enqueue(decision(id));
+      pending.enqueued();
+      expect(await pending.result).toEqual(response(id));
+      expect(await (await Job.fromId(aggregate, id))!.getState()).toBe("active");
+    } finally {
+      await dying.close(true);
+      await Promise.all([waiting.close(), aggregate.close()]);
+      const keys = await redis.keys(`${earlyPrefix}:*`);
       if (keys.length > 0) await redis.del(...keys);
       connection.disconnect();
     }

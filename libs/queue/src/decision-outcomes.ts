@@ -5,8 +5,10 @@ import { createWorker, type WorkerPool, type WorkerSettings } from "./workers";
 
 /**
  * How a finished decision reaches the gateways waiting for it: one Redis pub/sub channel per
- * deployment, one message per finished decision. A message is `<decision id>\n<outcome JSON>`, so
- * a gateway that waits for no such decision drops it without parsing the response.
+ * deployment, a message when the decision is written and another once its job is recorded (see
+ * `createAggregateWorker`). A message is `<decision id>\n<outcome JSON>`, so a gateway that waits
+ * for no such decision (or no longer: the first message answered it) drops it without parsing the
+ * response.
  *
  * Pub/sub keeps nothing: a gateway that was disconnected when an outcome was published missed it.
  * So a gateway always listens before it enqueues or looks, and after every reconnect it reads the
@@ -38,11 +40,15 @@ export function decodeOutcome(message: string): DecisionOutcome | null {
 
 /**
  * The aggregate queue's worker: runs `processor` and tells the waiting gateways each decision's
- * outcome once BullMQ has recorded it (completed, or failed for good: attempts used up, or an
- * unrecoverable error). Published after the record, never before: a gateway that starts waiting
- * in between reads the job's state, and a state that is not final yet means the outcome is still
- * to come on the channel. A crash between the record and the publication loses only the message;
- * the gateways' periodic check of long waits reads the result from the job (see `DecisionFlow`).
+ * outcome. A decision is told twice. First as soon as `processor` returns it: the aggregator
+ * returns a decision only once it is written to the store, so the answer is final, and the waiting
+ * client does not wait on BullMQ's recording of the job (a round trip, then the event). Then again
+ * once BullMQ has recorded the job (completed, or failed for good: attempts used up, or an
+ * unrecoverable error), for a gateway that began waiting in between: it found the job unfinished,
+ * so it waits for a message, and this one is it. A gateway waiting for no such decision drops a
+ * message unread (see `outcomeDecisionId`). A crash before either publication loses only the
+ * message; the gateways' periodic check of long waits reads the result from the job (see
+ * `DecisionFlow`).
  */
 export function createAggregateWorker(
   processor: Processor<AggregateJob, DecisionResponse>,
@@ -52,7 +58,15 @@ export function createAggregateWorker(
   const publish = (outcome: DecisionOutcome) => {
     settings.connection.publish(channel, encodeOutcome(outcome)).catch(() => undefined);
   };
-  const worker = createWorker<AggregateJob, DecisionResponse>(AGGREGATE_QUEUE, processor, settings);
+  const worker = createWorker<AggregateJob, DecisionResponse>(
+    AGGREGATE_QUEUE,
+    async (job, token, signal) => {
+      const response = await processor(job, token, signal);
+      publish({ decision_id: job.data.decision_id, ok: true, response });
+      return response;
+    },
+    settings,
+  );
   worker.on("completed", (job, response) => publish({ decision_id: job.data.decision_id, ok: true, response }));
   worker.on("failed", (job, error) => {
     // BullMQ stamps `finishedOn` only when the job failed for good; an attempt it retries has none.
