@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Job, Queue, UnrecoverableError } from "bullmq";
 import type { AggregateJob, DecisionResponse } from "@sd/contracts";
 import { DecisionFlow, DecisionLostError, DecisionTimeoutError } from "./decision-flow";
-import { createRedis, createRequestRedis } from "./redis";
+import { createRedis, createRequestRedis, deleteDeploymentKeys } from "./redis";
 import { createAggregateWorker } from "./decision-outcomes";
 import { createWorker, type WorkerPool } from "./workers";
 import { AGGREGATE_QUEUE } from "@sd/contracts";
@@ -43,8 +43,7 @@ afterAll(async () => {
   await worker.close();
   workerConnection.disconnect();
   await flow.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
+  await deleteDeploymentKeys(redis, prefix);
   redis.disconnect();
 });
 
@@ -164,8 +163,7 @@ describe("DecisionFlow: a Redis restart and a shutdown", () => {
     } finally {
       await silent.close();
       await sweeping.close();
-      const keys = await redis.keys(`${silentPrefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
+      await deleteDeploymentKeys(redis, silentPrefix);
       connection.disconnect();
     }
   });
@@ -197,8 +195,7 @@ describe("DecisionFlow: a Redis restart and a shutdown", () => {
     } finally {
       await dying.close(true);
       await Promise.all([waiting.close(), aggregate.close()]);
-      const keys = await redis.keys(`${earlyPrefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
+      await deleteDeploymentKeys(redis, earlyPrefix);
       connection.disconnect();
     }
   });
@@ -231,10 +228,7 @@ describe("DecisionFlow: a Redis restart and a shutdown", () => {
       expect(await keptOutcome).toMatchObject({ message: "The gateway is shutting down." });
     } finally {
       await Promise.all([losing.close(), keeping.close()]);
-      for (const prefix of [lostPrefix, keptPrefix]) {
-        const keys = await redis.keys(`${prefix}:*`);
-        if (keys.length > 0) await redis.del(...keys);
-      }
+      for (const prefix of [lostPrefix, keptPrefix]) await deleteDeploymentKeys(redis, prefix);
       connection.disconnect();
     }
   });

@@ -1,5 +1,5 @@
 import { AGGREGATE_QUEUE, DecisionOutcomeSchema, type AggregateJob, type DecisionOutcome, type DecisionResponse } from "@sd/contracts";
-import type { Processor } from "bullmq";
+import type { Job, Processor } from "bullmq";
 import type { Redis } from "ioredis";
 import { createWorker, type WorkerPool, type WorkerSettings } from "./workers";
 
@@ -58,16 +58,17 @@ export function createAggregateWorker(
   const publish = (outcome: DecisionOutcome) => {
     settings.connection.publish(channel, encodeOutcome(outcome)).catch(() => undefined);
   };
+  const decided = (job: Job<AggregateJob>, response: DecisionResponse) => publish({ decision_id: job.data.decision_id, ok: true, response });
   const worker = createWorker<AggregateJob, DecisionResponse>(
     AGGREGATE_QUEUE,
     async (job, token, signal) => {
       const response = await processor(job, token, signal);
-      publish({ decision_id: job.data.decision_id, ok: true, response });
+      decided(job, response);
       return response;
     },
     settings,
   );
-  worker.on("completed", (job, response) => publish({ decision_id: job.data.decision_id, ok: true, response }));
+  worker.on("completed", decided);
   worker.on("failed", (job, error) => {
     // BullMQ stamps `finishedOn` only when the job failed for good; an attempt it retries has none.
     if (job?.finishedOn) publish({ decision_id: job.data.decision_id, ok: false, reason: error.message });

@@ -66,8 +66,10 @@ function isLocalRedis(pid: number): boolean {
   }
 }
 
-const callsBetween = (before: SystemCalls | null | undefined, after: SystemCalls | null | undefined): SystemCalls | null =>
-  before && after ? { reads: after.reads - before.reads, writes: after.writes - before.writes } : null;
+/** `a` and `b` combined by `op`, call kind by call kind; null when either is unknown. */
+const combineCalls = (a: SystemCalls | null | undefined, b: SystemCalls | null | undefined, op: (x: number, y: number) => number): SystemCalls | null =>
+  a && b ? { reads: op(a.reads, b.reads), writes: op(a.writes, b.writes) } : null;
+const callsBetween = (before: SystemCalls | null | undefined, after: SystemCalls | null | undefined) => combineCalls(after, before, (x, y) => x - y);
 
 /** The whole machine's CPU time so far, in clock ticks summed over its cores (/proc/stat). */
 interface HostTicks {
@@ -192,9 +194,7 @@ function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: re
     const end = after.cpuMs.get(p.pid);
     if (start != null && end != null) cpu[p.group].set(p.label, (cpu[p.group].get(p.label) ?? 0) + end - start);
     const calls = callsBetween(before.systemCalls.get(p.pid), after.systemCalls.get(p.pid));
-    const total = systemCalls[p.group];
-    if (calls === null || total === null) systemCalls[p.group] = null;
-    else systemCalls[p.group] = { reads: total.reads + calls.reads, writes: total.writes + calls.writes };
+    systemCalls[p.group] = combineCalls(systemCalls[p.group], calls, (x, y) => x + y);
   }
   const commands = new Map<string, number>();
   for (const [name, calls] of after.commands) {
