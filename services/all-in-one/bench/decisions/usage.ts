@@ -102,6 +102,11 @@ export interface HostShares {
    * compare badly with quiet ones.
    */
   steal: number;
+  /**
+   * CPU time the machine spent running anything, ms summed over its cores: what a phase cost the
+   * machine as a whole, the product's helpers (Redis, the emulator, the load generator) included.
+   */
+  busyMs: number;
 }
 
 /** One reading of every counter the tables use. */
@@ -217,8 +222,9 @@ function usageBetween(before: UsageSnapshot, after: UsageSnapshot, processes: re
 function hostSharesBetween(before: HostTicks | null, after: HostTicks | null): HostShares | null {
   if (before === null || after === null || after.total <= before.total) return null;
   const total = after.total - before.total;
-  const steal = (after.steal - before.steal) / total;
-  return { busy: 1 - (after.idle - before.idle) / total - steal, steal };
+  const stolen = after.steal - before.steal;
+  const busy = total - (after.idle - before.idle) - stolen;
+  return { busy: busy / total, steal: stolen / total, busyMs: (busy * 1000) / CLOCK_TICKS };
 }
 
 /** Sum of a group's CPU ms over its processes. */
