@@ -3,6 +3,27 @@ import type { Redis } from "ioredis";
 import { voteQueueName, type VoteJob } from "@sd/contracts";
 import { voteJobOptions } from "./vote-policy";
 
+/** What the calls of an aggregate job came to so far, by job id. */
+export interface FinishedCalls<Result> {
+  /** What each call's worker returned. */
+  returned: Map<string, Result>;
+  /** Why each call that failed for good failed (its last error). */
+  failed: Map<string, string>;
+}
+
+/**
+ * The finished calls of `parent` (an aggregate job) by job id. BullMQ names a child by its job key
+ * (`<prefix>:<queue>:<job id>`); the aggregator only knows job ids, so the keys end here.
+ */
+export async function finishedCalls<Result>(parent: Job): Promise<FinishedCalls<Result>> {
+  const [values, failures] = await Promise.all([parent.getChildrenValues<Result>(), parent.getIgnoredChildrenFailures()]);
+  const jobIdOf = (key: string) => key.slice(key.lastIndexOf(":") + 1);
+  return {
+    returned: new Map(Object.entries(values).map(([key, value]) => [jobIdOf(key), value])),
+    failed: new Map(Object.entries(failures).map(([key, reason]) => [jobIdOf(key), reason])),
+  };
+}
+
 /** A vote (or a judge's verdict) a decision needs next, with the job id that makes asking twice harmless. */
 export interface NextCall {
   jobId: string;

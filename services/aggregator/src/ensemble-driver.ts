@@ -9,7 +9,7 @@ import {
   type ModelAnswer,
 } from "@sd/ensemble";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import type { DecisionSteps, Job, NextCall, QuorumBoard } from "@sd/queue";
+import { finishedCalls, type DecisionSteps, type Job, type NextCall, type QuorumBoard } from "@sd/queue";
 
 export interface ProviderNames {
   label(provider: string): string;
@@ -176,20 +176,14 @@ async function readCalls(
   data: AggregateJob,
   names: ProviderNames,
 ): Promise<{ calls: DecisionCalls; returned: ReadonlySet<string> }> {
-  const [values, failures] = await Promise.all([job.getChildrenValues<Vote>(), job.getIgnoredChildrenFailures()]);
-  const jobIdOf = (key: string) => key.slice(key.lastIndexOf(":") + 1);
+  const { returned, failed } = await finishedCalls<Vote>(job);
   const calls = new Map<string, Vote>();
-  for (const [key, reason] of Object.entries(failures)) {
-    const jobId = jobIdOf(key);
+  for (const [jobId, reason] of failed) {
     const provider = providerOfJob(data, jobId);
     calls.set(jobId, voteWithoutAnswer({ provider, status: "error", error: reason, model_version: names.model(provider) }));
   }
-  const returned = new Set<string>();
-  for (const [key, vote] of Object.entries(values)) {
-    calls.set(jobIdOf(key), vote);
-    returned.add(jobIdOf(key));
-  }
-  return { calls, returned };
+  for (const [jobId, vote] of returned) calls.set(jobId, vote);
+  return { calls, returned: new Set(returned.keys()) };
 }
 
 /** The provider a job id of this decision belongs to (ids may share a prefix: gemini, geminipro). */

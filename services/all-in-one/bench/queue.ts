@@ -22,7 +22,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import { voteQueueName, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
-import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, deleteDeploymentKeys, type Redis, type WorkerPool } from "@sd/queue";
+import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, deleteDeploymentKeys, finishedCalls, type Redis, type WorkerPool } from "@sd/queue";
 import { closedLoop, percentiles, positiveInteger } from "../../../libs/store/bench/support";
 import { metered, UsageMeter } from "./decisions/usage";
 
@@ -82,8 +82,7 @@ function startPipeline(): { flow: DecisionFlow; close: () => Promise<void> } {
   workers.push(
     createAggregateWorker(async (job) => {
       // What the aggregator reads of a decision's votes (services/aggregator/src/ensemble-driver.ts).
-      const [values] = await Promise.all([job.getChildrenValues<Vote>(), job.getIgnoredChildrenFailures()]);
-      const votes = Object.values(values);
+      const votes = [...(await finishedCalls<Vote>(job)).returned.values()];
       return {
         final_decision: votes[0]?.category ?? null,
         total_votes: votes.length,

@@ -6,7 +6,7 @@ import { loadEnv, providersFromEnv, tablePrice, workerEnv } from "@sd/config";
 import { emulatorBaseUrl } from "@sd/provider-emulator";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { startProviderWorkers } from "@sd/provider-worker";
-import { DecisionFlow, createRedis, type Redis } from "@sd/queue";
+import { DecisionFlow, createRedis, finishedCalls, type Redis } from "@sd/queue";
 import { createLogger, logLevelNumber } from "@sd/telemetry";
 import { aggregateJob } from "./testing/aggregate-job";
 import { testEnv } from "./testing/env";
@@ -135,7 +135,7 @@ describe("token usage and cost of a decision", () => {
       await flow.ready();
       const job = await flow.enqueue(ownersJob({ api_key_id: key.id }));
       await flow.waitForResult(job, 20_000);
-      const votes = Object.values(await job.getChildrenValues<Vote>());
+      const votes = [...(await finishedCalls<Vote>(job)).returned.values()];
       const byProvider = Object.fromEntries(votes.map((vote) => [vote.provider, vote]));
       expect(byProvider.openai).toMatchObject({ status: "error", usage: null, cost_usd: 0 });
       expect(byProvider.claude).toMatchObject({ status: "error", usage: wasted });
