@@ -10,8 +10,9 @@
  *
  * Per variant: latency at concurrency BENCH_C; saturation at BENCH_SAT_C (decisions/s); CPU ms per
  * decision of every process (/proc/<pid>/stat), of Redis (INFO cpu) and of the whole machine
- * (/proc/stat: what saturation throughput follows, and the budget a throughput target leaves); read and write system
- * calls per decision of the product, the baseline and a Redis on this machine (/proc/<pid>/io);
+ * (/proc/stat: what saturation throughput follows, and the budget a throughput target leaves);
+ * read and write system calls per decision of the product, the baseline and a Redis on this
+ * machine (/proc/<pid>/io);
  * Redis commands per decision (INFO commandstats); overload at BENCH_OVERLOAD_C with
  * MAX_IN_FLIGHT_DECISIONS set (503s and their Retry-After counted apart). Then, on one process: the same decision with a
  * bearer token (web endpoint) and with an API key (/v1/ensemble), the key check alone, decisions with three
