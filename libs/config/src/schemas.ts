@@ -185,8 +185,12 @@ const healthPort = { HEALTH_PORT: intFromEnv(9090) };
 
 export const workerEnv = commonEnv.extend({
   ...healthPort,
-  /** Jobs one worker process runs at once per provider queue (model calls are I/O bound). */
-  WORKER_CONCURRENCY: intFromEnv(16, 1),
+  /**
+   * Model calls one worker process has in flight per provider queue. A slot spends its time waiting
+   * for the model, so by Little's law a queue answers at most WORKER_CONCURRENCY / model latency
+   * votes per second: 256 slots carry 200 decisions/s of 1.25 s models, 25/s of 10 s ones.
+   */
+  WORKER_CONCURRENCY: intFromEnv(256, 1),
   /** First retry delay; doubles each attempt unless the vendor sends Retry-After. */
   VOTE_BACKOFF_MS: intFromEnv(1000, 0),
   /** How long a job stays locked to a worker that stopped answering before another may take it. */

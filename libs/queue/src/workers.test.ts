@@ -60,6 +60,7 @@ describe("a queue's worker pool", () => {
     { concurrency: 100, workers: 4 },
     { concurrency: 53, workers: 3 },
     { concurrency: 16, workers: 1 },
+    { concurrency: 256, workers: 4 },
   ])("runs exactly $concurrency jobs at once with $workers BullMQ worker(s), and each job once", async ({ concurrency, workers }) => {
     const { queue, pool, started, release, whenStarted } = heldJobs(concurrency);
     const completed: string[] = [];

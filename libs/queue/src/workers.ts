@@ -12,30 +12,29 @@ export interface WorkerSettings {
 }
 
 /**
- * Job slots per BullMQ worker. A BullMQ worker fetches its jobs one at a time (one round trip to
- * Redis each, on purpose: it spares Redis useless fetches), so when a burst of N jobs lands, the
- * last one waits N round trips, each behind whatever else the event loop is doing. With one
- * worker of concurrency 100 per queue, a vote job waited 50-100 ms at p50 to start under the
- * saturation phase of `npm run bench` (100 decisions at once, all roles in one process); with four
- * of 25, 20-30 ms. Over 12 rounds of that phase each, the throughput against the direct baseline
- * rose from 0.66x to 0.73x (medians); the price is a few fetches that find nothing (about 0.4 ms
- * of CPU per decision), and the p99 at concurrency 20 did not move. Two workers of 50 gained
- * nothing. Several workers on the same queue fetch side by side: BullMQ wakes the next one while
- * jobs are waiting.
+ * Job slots per BullMQ worker, and the most workers one queue gets in a process. A BullMQ worker
+ * fetches its jobs one at a time (one round trip to Redis each, on purpose: it spares Redis useless
+ * fetches), so when a burst of N jobs lands, the last one waits N round trips, each behind whatever
+ * else the event loop is doing. With one worker of concurrency 100 per queue, a vote job waited
+ * 50-100 ms at p50 to start under a burst of 100 decisions; with four of 25, 20-30 ms, and two of
+ * 50 gained nothing. Several workers on the same queue fetch side by side (BullMQ wakes the next
+ * one while jobs are waiting), so what matters is how many fetch, not how many slots each holds:
+ * past four, more workers only add idle blocking connections, and the slots are shared among four.
  */
 const SLOTS_PER_WORKER = 25;
+const MAX_WORKERS_PER_QUEUE = 4;
 
 type Listeners<Data, Result> = WorkerListener<Data, Result, string>;
 
 /**
  * The workers of one queue in this process, `concurrency` job slots between them (see
- * `SLOTS_PER_WORKER`), seen as one: a listener hears every worker, `close` closes them all.
+ * `SLOTS_PER_WORKER`: 100 slots are four workers of 25, 256 four of 64), seen as one: a listener hears every worker, `close` closes them all.
  */
 export class WorkerPool<Data, Result> {
   readonly #workers: Worker<Data, Result, string>[];
 
   constructor(queueName: string, processor: Processor<Data, Result, string>, settings: WorkerSettings) {
-    const count = Math.ceil(settings.concurrency / SLOTS_PER_WORKER);
+    const count = Math.min(MAX_WORKERS_PER_QUEUE, Math.ceil(settings.concurrency / SLOTS_PER_WORKER));
     this.#workers = Array.from(
       { length: count },
       (_, i) =>
