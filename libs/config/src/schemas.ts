@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { DEFAULT_PROVIDER_IDS, ENSEMBLE_LIMITS, MARKETED_PROVIDER_IDS, ProviderIdSchema } from "@sd/contracts";
@@ -105,9 +106,10 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
    * Decisions one gateway process may have in flight (waiting for their result, or being queued).
    * Past it a new decision request is answered at once with 503 and `Retry-After`, instead of
    * joining a queue whose wait would only grow: under overload, the accepted decisions keep their
-   * normal latency and the rest are told to come back.
+   * normal latency and the rest are told to come back. Unset: the vote slots of the process's
+   * own workers when it runs them (see `inFlightLimit`), else DEFAULT_MAX_IN_FLIGHT_DECISIONS.
    */
-  MAX_IN_FLIGHT_DECISIONS: intFromEnv(500, 1),
+  MAX_IN_FLIGHT_DECISIONS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).optional()),
   /** The `Retry-After` (seconds) of that 503. */
   OVERLOAD_RETRY_AFTER_SECONDS: intFromEnv(2, 1),
   /**
@@ -180,6 +182,9 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 
+/** The in-flight limit of a gateway that cannot know the capacity of the workers behind it. */
+export const DEFAULT_MAX_IN_FLIGHT_DECISIONS = 500;
+
 /** Health, readiness and metrics port of the worker and aggregator processes. */
 const healthPort = { HEALTH_PORT: intFromEnv(9090) };
 
@@ -207,6 +212,11 @@ export type AggregatorEnv = z.infer<typeof aggregatorEnv>;
 
 /** The all-in-one process reads every service's variables. */
 export const allInOneEnv = gatewayEnv.extend(workerEnv.shape).extend(aggregatorEnv.shape).extend({
+  /**
+   * Provider-worker processes `npm start` forks beside the gateway and aggregator: one event loop
+   * per core, the first core left to the gateway. Default: cores - 1, at least 1.
+   */
+  WORKER_PROCESSES: intFromEnv(Math.max(1, availableParallelism() - 1), 1),
   /** Run the gateway, workers and aggregator here (default all three). */
   ROLES: z
     .string()
@@ -215,3 +225,12 @@ export const allInOneEnv = gatewayEnv.extend(workerEnv.shape).extend(aggregatorE
     .pipe(z.array(z.enum(["gateway", "provider-worker", "aggregator"])).min(1)),
 });
 export type AllInOneEnv = z.infer<typeof allInOneEnv>;
+
+/**
+ * The decisions a gateway admits at once. Each one holds a vote slot per panel model while its
+ * models answer, so a process that runs the workers itself admits as many as their slots hold
+ * (WORKER_CONCURRENCY per worker process); past that a decision would only queue for a slot.
+ */
+export function inFlightLimit(env: { MAX_IN_FLIGHT_DECISIONS?: number | undefined }, voteSlots: number | null): number {
+  return env.MAX_IN_FLIGHT_DECISIONS ?? voteSlots ?? DEFAULT_MAX_IN_FLIGHT_DECISIONS;
+}

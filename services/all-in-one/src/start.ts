@@ -1,4 +1,4 @@
-import { providersFromEnv, type AllInOneEnv } from "@sd/config";
+import { inFlightLimit, providersFromEnv, type AllInOneEnv } from "@sd/config";
 import { startAggregator } from "@sd/aggregator";
 import { startGateway } from "@sd/gateway";
 import { startProviderWorkers } from "@sd/provider-worker";
@@ -36,7 +36,10 @@ export async function startAllInOne(
     lifecycle.onShutdown("aggregator", () => aggregator.close());
   }
   if (store && has("gateway")) {
-    const gateway = await startGateway(env, store, { deciders, suggester: byId.get(env.SUGGESTION_PROVIDER)! }, lifecycle.logger);
+    // The workers' slots here bound what this gateway admits; with workers elsewhere it cannot know them.
+    const voteSlots = has("provider-worker") ? env.WORKER_CONCURRENCY * env.WORKER_PROCESSES : null;
+    const gatewayEnv = { ...env, MAX_IN_FLIGHT_DECISIONS: inFlightLimit(env, voteSlots) };
+    const gateway = await startGateway(gatewayEnv, store, { deciders, suggester: byId.get(env.SUGGESTION_PROVIDER)! }, lifecycle.logger);
     lifecycle.onShutdown("gateway", () => gateway.close());
     return { url: gateway.url, store };
   }

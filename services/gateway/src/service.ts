@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { ConfigError, type GatewayEnv } from "@sd/config";
+import { ConfigError, inFlightLimit, type GatewayEnv } from "@sd/config";
 import { toDecisionResponse, type ProviderConfig } from "@sd/contracts";
 import { LiveEvents, attachLiveSocket } from "@sd/live";
 import { createProvider } from "@sd/providers";
@@ -102,7 +102,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     timeoutMs: env.DECISION_TIMEOUT_MS,
     voteDeadlineMs: voteDeadline,
     imageTtlSeconds: env.IMAGE_TTL_SECONDS,
-    maxInFlight: env.MAX_IN_FLIGHT_DECISIONS,
+    maxInFlight: inFlightLimit(env, null),
     overloadRetryAfterSeconds: env.OVERLOAD_RETRY_AFTER_SECONDS,
   });
   const mailer = createMailer(env, logger);
