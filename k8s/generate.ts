@@ -39,6 +39,13 @@ const trigger = (address: string, listName: string, listLength: number) => `    
         listLength: "${listLength}"
 `;
 
+const cpuTrigger = (utilizationPercent: number) => `    - type: cpu
+      metricType: Utilization
+      metadata:
+        # Target CPU use per replica, in percent of its request.
+        value: "${utilizationPercent}"
+`;
+
 /** A ScaledObject for one Deployment; `comment` explains its triggers, `extra` sits before the replica bounds. */
 const scaledObject = (component: string, comment: string, extra: string, maxReplicas: number, triggers: string) => `${HEADER}#
 ${comment}apiVersion: keda.sh/v1alpha1
@@ -85,12 +92,13 @@ export function renderScaledObjects(configMapYaml: string): Record<GeneratedFile
     ),
     "aggregator/scaledobject.yaml": scaledObject(
       "aggregator",
-      `# Scales the aggregator on the wait list of ${AGGREGATE_QUEUE} (a parent job moves there once
-# its vote children are done). See provider-worker/scaledobject.yaml about the Redis address.
+      `# Scales the aggregator on its CPU: tallying and writing a decision is CPU work, and its ready
+# jobs are not in a list KEDA's Redis scaler can read (${AGGREGATE_QUEUE} jobs carry a priority,
+# so they leave in the order they became ready and wait in BullMQ's prioritized sorted set).
 `,
       "",
       5,
-      trigger(redisAddress, waitingJobsKey(prefix, AGGREGATE_QUEUE), 20),
+      cpuTrigger(70),
     ),
   };
 }

@@ -17,6 +17,14 @@ import { voteJobOptions } from "./vote-policy";
 const AGGREGATE_ATTEMPTS = 5;
 const AGGREGATE_BACKOFF_MS = 1000;
 
+/**
+ * The one priority of every aggregate job. BullMQ puts a parent whose children are done at the end
+ * of its wait list that workers take from next, so without a priority the newest ready decisions
+ * go first and, under load, the oldest wait behind them; prioritized jobs of one priority leave in
+ * the order they became ready.
+ */
+const AGGREGATE_PRIORITY = 1;
+
 /** Longest the aggregate job's retries can add after the votes are in (exponential backoff between its attempts). */
 export const AGGREGATE_RETRY_WINDOW_MS = Array.from({ length: AGGREGATE_ATTEMPTS - 1 }, (_, i) => AGGREGATE_BACKOFF_MS * 2 ** i).reduce((a, b) => a + b, 0);
 
@@ -164,6 +172,7 @@ export class DecisionFlow {
       data: decision,
       opts: {
         jobId: decision.decision_id,
+        priority: AGGREGATE_PRIORITY,
         // Writing the decision may meet a store outage: retry it rather than lose the decision.
         attempts: AGGREGATE_ATTEMPTS,
         backoff: { type: "exponential", delay: AGGREGATE_BACKOFF_MS },

@@ -3,6 +3,11 @@ import type { Redis } from "ioredis";
 import { AGGREGATE_QUEUE, voteQueueName } from "@sd/contracts";
 
 const STATES = ["waiting", "active", "delayed", "failed", "waiting-children"] as const;
+/**
+ * Where a job waits for a worker: aggregate jobs carry a priority (so they leave in arrival order,
+ * see decision-flow.ts), and BullMQ keeps prioritized jobs in a set of their own.
+ */
+const READY_STATES = ["waiting", "prioritized"] as const;
 /** The aggregate job's states from enqueue until the decision is written (retries of the write included). */
 const IN_FLIGHT_STATES = ["waiting-children", "waiting", "active", "delayed", "prioritized"] as const;
 export type QueueCounts = Record<string, Record<(typeof STATES)[number], number>>;
@@ -30,7 +35,7 @@ export class QueueInspector {
 
   /** Jobs waiting for a worker, per queue name. */
   async waiting(): Promise<Record<string, number>> {
-    return Object.fromEntries(await Promise.all(this.queues.map(async (queue) => [queue.name, await queue.getWaitingCount()] as const)));
+    return Object.fromEntries(await Promise.all(this.queues.map(async (queue) => [queue.name, await queue.getJobCountByTypes(...READY_STATES)] as const)));
   }
 
   /** Decisions enqueued and not yet written: the aggregate queue's unfinished jobs (BullMQ counts them already). */
@@ -41,7 +46,10 @@ export class QueueInspector {
 
   async counts(): Promise<QueueCounts> {
     const entries = await Promise.all(
-      this.queues.map(async (queue) => [queue.name, await queue.getJobCounts(...STATES)] as const),
+      this.queues.map(async (queue) => {
+        const { prioritized = 0, ...counts } = await queue.getJobCounts(...STATES, "prioritized");
+        return [queue.name, { ...counts, waiting: (counts.waiting ?? 0) + prioritized }] as const;
+      }),
     );
     return Object.fromEntries(entries) as QueueCounts;
   }
@@ -50,13 +58,14 @@ export class QueueInspector {
   async activity(now: number = Date.now()): Promise<Record<string, QueueActivity>> {
     const entries = await Promise.all(
       this.queues.map(async (queue) => {
-        const [workers, waiting, [oldest]] = await Promise.all([
+        const [workers, waiting, oldestOfEach] = await Promise.all([
           queue.getWorkersCount(),
-          queue.getWaitingCount(),
-          // Ascending: the job that has waited longest comes first.
-          queue.getJobs(["waiting"], 0, 0, true),
+          queue.getJobCountByTypes(...READY_STATES),
+          // Ascending: the job that has waited longest comes first in each.
+          Promise.all(READY_STATES.map((state) => queue.getJobs([state], 0, 0, true))),
         ]);
-        const oldestWaitingMs = oldest ? Math.max(0, now - oldest.timestamp) : null;
+        const since = oldestOfEach.flat().map((job) => job.timestamp);
+        const oldestWaitingMs = since.length > 0 ? Math.max(0, now - Math.min(...since)) : null;
         return [queue.name, { workers, waiting, oldestWaitingMs }] as const;
       }),
     );

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { aggregatorEnv, gatewayEnv, loadEnv, SECRET_VARIABLES, secretVariables, workerEnv } from "@sd/config";
-import { AGGREGATE_QUEUE, voteQueueName } from "@sd/contracts";
+import { voteQueueName } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { waitingJobsKey } from "@sd/queue";
 import { closeServer, startHealthServer } from "@sd/runtime";
@@ -41,6 +41,7 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
   lifecycle?: { preStop?: { exec?: { command: string[] } } };
+  resources?: { requests?: { cpu?: string; memory?: string } };
 }
 
 const yamlFiles = (dir: string): string[] =>
@@ -170,7 +171,8 @@ describe("probes and metrics against the running code", () => {
 
 describe("KEDA triggers", () => {
   const { prefix, providers, redisAddress } = clusterSettings(configMapText);
-  const triggers = (name: string) => named("ScaledObject", name).spec.triggers as { type: string; metadata: { address: string; listName: string } }[];
+  const triggers = (name: string) =>
+    named("ScaledObject", name).spec.triggers as { type: string; metricType?: string; metadata: { address?: string; listName?: string; value?: string } }[];
 
   it("are the files k8s/generate.ts writes from the ConfigMap (run `npx tsx k8s/generate.ts` after editing it)", () => {
     const rendered = renderScaledObjects(configMapText);
@@ -179,8 +181,12 @@ describe("KEDA triggers", () => {
 
   it("watch the wait list of each queue a worker consumes, under QUEUE_PREFIX, on the ConfigMap's Redis", () => {
     expect(triggers("provider-worker").map((t) => t.metadata.listName).sort()).toEqual(providers.map((p) => waitingJobsKey(prefix, voteQueueName(p))).sort());
-    expect(triggers("aggregator").map((t) => t.metadata.listName)).toEqual([waitingJobsKey(prefix, AGGREGATE_QUEUE)]);
-    for (const t of [...triggers("provider-worker"), ...triggers("aggregator")]) expect([t.type, t.metadata.address]).toEqual(["redis", redisAddress]);
+    for (const t of triggers("provider-worker")) expect([t.type, t.metadata.address]).toEqual(["redis", redisAddress]);
+  });
+
+  it("scale the aggregator on CPU: its prioritized jobs are in no list (KEDA's Redis scaler reads lists only)", () => {
+    expect(triggers("aggregator")).toEqual([{ type: "cpu", metricType: "Utilization", metadata: { value: "70" } }]);
+    expect(containerOf(named("Deployment", "aggregator")).resources?.requests?.cpu).toBeDefined();
   });
 
   it("follow a change of QUEUE_PREFIX and PROVIDERS in the ConfigMap", () => {
@@ -188,7 +194,6 @@ describe("KEDA triggers", () => {
     const worker = renderScaledObjects(changed)["provider-worker/scaledobject.yaml"];
     expect(worker).toContain(`listName: ${waitingJobsKey("prod", voteQueueName("claude"))}`);
     expect(worker).not.toContain(voteQueueName("gemini"));
-    expect(renderScaledObjects(changed)["aggregator/scaledobject.yaml"]).toContain(`listName: ${waitingJobsKey("prod", AGGREGATE_QUEUE)}`);
   });
 });
 
