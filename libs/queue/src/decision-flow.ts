@@ -9,7 +9,7 @@ import {
   type DecisionResponse,
   type VoteJob,
 } from "@sd/contracts";
-import { decodeOutcome, outcomeDecisionId, subscribeToOutcomes } from "./decision-outcomes";
+import { decodeOutcome, hearOutcomesInProcess, outcomeDecisionId, subscribeToOutcomes } from "./decision-outcomes";
 import { onReconnect, patientDuplicate } from "./redis";
 import { voteJobOptions } from "./vote-policy";
 
@@ -104,6 +104,8 @@ export class DecisionFlow {
   private closed = false;
   /** Stops reading the waits' jobs again when `connection` reconnects. */
   private readonly stopRechecks: () => void;
+  /** Stops hearing the outcomes of an aggregator in this process. */
+  private readonly stopHearingInProcess: () => void;
   /** Checks long waits now and then: an outcome whose message was lost is read from the job. */
   private readonly sweep: NodeJS.Timeout;
 
@@ -125,6 +127,7 @@ export class DecisionFlow {
     this.subscribed = subscribeToOutcomes(this.subscriber, prefix, this.onOutcome);
     // Do not leave the promise's failure unhandled before `ready` is awaited.
     this.subscribed.catch(() => undefined);
+    this.stopHearingInProcess = hearOutcomesInProcess(prefix, this.settle);
     this.aggregate = new Queue(AGGREGATE_QUEUE, { connection, prefix });
     // Redis comes back after an outage or a restart: a flow that did not survive it (no
     // persistence) will never finish, and an outcome published meanwhile was missed. Not on the
@@ -149,10 +152,14 @@ export class DecisionFlow {
   };
 
   private readonly onOutcome = (message: string) => {
-    const waits = this.waits.get(outcomeDecisionId(message));
-    if (!waits) return;
+    if (!this.waits.has(outcomeDecisionId(message))) return;
     const outcome = decodeOutcome(message);
-    if (outcome) for (const wait of [...waits]) wait.settle(outcome);
+    if (outcome) this.settle(outcome);
+  };
+
+  private readonly settle = (outcome: DecisionOutcome) => {
+    const waits = this.waits.get(outcome.decision_id);
+    if (waits) for (const wait of [...waits]) wait.settle(outcome);
   };
 
   async ready(): Promise<void> {
@@ -339,6 +346,7 @@ export class DecisionFlow {
     this.closed = true;
     clearInterval(this.sweep);
     this.stopRechecks();
+    this.stopHearingInProcess();
     for (const waits of [...this.waits.values()]) for (const wait of [...waits]) wait.abort(new Error(SHUTTING_DOWN));
     await Promise.all([this.producer.close(), this.aggregate.close()]);
     this.subscriber.disconnect();

@@ -16,6 +16,25 @@ import { createWorker, type WorkerPool, type WorkerSettings } from "./workers";
  */
 const decisionOutcomesChannel = (prefix: string): string => `${prefix}:decision-outcomes`;
 
+/**
+ * Gateways of this process by deployment prefix, told each outcome directly by an aggregator
+ * running beside them (`npm start`): no round trip through Redis and no second parse on the path
+ * of every decision. The message on the channel still goes out, for the other processes, and a
+ * gateway drops it unread once the direct word has answered its wait.
+ */
+const sameProcessListeners = new Map<string, Set<(outcome: DecisionOutcome) => void>>();
+
+/** Hears the outcomes an aggregator in this process publishes under `prefix`; returns the way to stop. */
+export function hearOutcomesInProcess(prefix: string, listener: (outcome: DecisionOutcome) => void): () => void {
+  let listeners = sameProcessListeners.get(prefix);
+  if (!listeners) sameProcessListeners.set(prefix, (listeners = new Set()));
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) sameProcessListeners.delete(prefix);
+  };
+}
+
 function encodeOutcome(outcome: DecisionOutcome): string {
   return `${outcome.decision_id}\n${JSON.stringify(outcome)}`;
 }
@@ -56,6 +75,7 @@ export function createAggregateWorker(
 ): WorkerPool<AggregateJob, DecisionResponse> {
   const channel = decisionOutcomesChannel(settings.prefix);
   const publish = (outcome: DecisionOutcome) => {
+    for (const listener of sameProcessListeners.get(settings.prefix) ?? []) listener(outcome);
     settings.connection.publish(channel, encodeOutcome(outcome)).catch(() => undefined);
   };
   const decided = (job: Job<AggregateJob>, response: DecisionResponse) => publish({ decision_id: job.data.decision_id, ok: true, response });

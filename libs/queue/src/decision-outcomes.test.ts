@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import type { AggregateJob } from "@sd/contracts";
+import { DecisionFlow } from "./decision-flow";
+import { createAggregateWorker } from "./decision-outcomes";
+import { createRedis, deleteDeploymentKeys } from "./redis";
+
+const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "decision-outcomes-test");
+const prefix = `sdtest-outcomes-${randomUUID().slice(0, 8)}`;
+
+afterAll(async () => {
+  await deleteDeploymentKeys(redis, prefix);
+  redis.disconnect();
+});
+
+const decision = (decisionId: string): AggregateJob => ({
+  decision_id: decisionId,
+  request_id: null,
+  question: "Ship it?",
+  categories: ["Yes", "No"],
+  images: [],
+  providers: [],
+  ensemble_mode: "majority_voting",
+  received_at: Date.now(),
+  is_authenticated: false,
+  user_id: null,
+  user_email: null,
+  user_ip: null,
+  api_key_id: null,
+});
+
+describe("a decision's outcome in the process that wrote it", () => {
+  it("answers the gateway waiting in the same process directly, without the Redis channel", async () => {
+    // The aggregator's messages never reach Redis, and the gateway would read the job only after a minute.
+    const silent = redis.duplicate();
+    silent.publish = (async () => 0) as typeof silent.publish;
+    const flow = new DecisionFlow(redis, prefix, 1, 60_000);
+    const aggregator = createAggregateWorker(
+      async (job) => ({ decision_id: job.data.decision_id, question: job.data.question, final_decision: "Yes", total_votes: 0, vote_counts: {}, individual_responses: {} }),
+      { connection: silent, prefix, concurrency: 1, lockMs: 30_000 },
+    );
+    try {
+      await flow.ready();
+      const id = randomUUID();
+      const pending = flow.listen(id, 10_000);
+      await flow.enqueue(decision(id));
+      pending.enqueued();
+      await expect(pending.result).resolves.toMatchObject({ decision_id: id, final_decision: "Yes" });
+    } finally {
+      await aggregator.close();
+      await flow.close();
+      silent.disconnect();
+    }
+  });
+});
