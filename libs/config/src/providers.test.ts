@@ -52,6 +52,15 @@ describe("the known providers", () => {
     expect(() => providerFromEnv("deepseek", { DEEPSEEK_STRUCTURED_OUTPUT: "xml" })).toThrow(/^DEEPSEEK_STRUCTURED_OUTPUT: set it to one of json_schema, json_object/);
   });
 
+  it("take a requests-per-minute limit from <ID>_RPM, none when unset, and refuse one that is not a positive whole number", () => {
+    const [openai, claude] = providersFromEnv(["openai", "claude"], { OPENAI_API_KEY: "sk-test", OPENAI_RPM: "500" });
+    expect(openai).toMatchObject({ rpm: 500, simulated: false });
+    expect(claude).toMatchObject({ rpm: null, simulated: true });
+    for (const bad of ["0", "-5", "12.5", "lots"]) {
+      expect(() => providerFromEnv("gemini", { GEMINI_RPM: bad }), bad).toThrow(/^GEMINI_RPM: /);
+    }
+  });
+
   it("price the marketed models from the table, except Llama whose price depends on its host", () => {
     const prices = Object.fromEntries(providersFromEnv(MARKETED_PROVIDER_IDS, {}).map((c) => [c.id, c.price]));
     expect(prices).toEqual({

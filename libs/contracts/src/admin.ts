@@ -93,7 +93,8 @@ export type HealthCheck = z.infer<typeof HealthCheckSchema>;
 /**
  * System health (specification section 3). `health_checks` holds `database` and `activity` (the
  * specification's two) plus the measured facts behind the status: `redis`, `workers` (live workers
- * per provider queue), `queue_backlog`, `queue_age` (oldest waiting job) and `error_rate`.
+ * per provider queue), `queue_backlog`, `queue_age` (oldest waiting job), `rate_limits` (providers
+ * whose queue is paused by the vendor's Retry-After or at its requests per minute) and `error_rate`.
  * The overall status is the worst check's.
  */
 export const SystemHealthSchema = z.object({

@@ -88,6 +88,11 @@ export interface ProviderConfig {
   /** The model's measured accuracy (0 to 1) from `<ID>_ACCURACY`, for learned weights (WEIGHTING=learned); null when unknown. */
   accuracy?: number | null;
   timeoutMs: number;
+  /**
+   * Calls per minute this provider's vote queue may start, shared by every worker process
+   * (`<ID>_RPM`, the vendor key's limit); null sets none, and only the vendor's 429s slow it down.
+   */
+  rpm: number | null;
   /** True when answered by the provider emulator because no API key is configured. */
   simulated: boolean;
   /**
@@ -96,6 +101,26 @@ export interface ProviderConfig {
    */
   price: ModelPrice | null;
 }
+
+/**
+ * A ProviderConfig read back from JSON: `npm start` hands its forked worker processes the configs
+ * it resolved (keys, models, the emulator's URLs), so they call exactly the models it would.
+ */
+export const ProviderConfigSchema = z.object({
+  id: ProviderIdSchema,
+  vendor: VendorSchema,
+  model: z.string(),
+  label: z.string(),
+  apiKey: z.string(),
+  baseUrl: z.string().nullable(),
+  structuredOutput: StructuredOutputSchema.optional(),
+  weight: z.number(),
+  accuracy: z.number().nullable().optional(),
+  timeoutMs: z.number(),
+  rpm: z.number().nullable(),
+  simulated: z.boolean(),
+  price: z.object({ inputUsdPerMTok: z.number(), outputUsdPerMTok: z.number() }).nullable(),
+}) satisfies z.ZodType<ProviderConfig>;
 
 /** GET /api/providers: the models a decision asks, in row order. */
 export const ProvidersResponseSchema = z.object({

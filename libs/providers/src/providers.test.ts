@@ -185,6 +185,7 @@ describe("createProvider", () => {
       timeoutMs: 5_000,
       simulated: false,
       price: null,
+      rpm: null,
     });
     const answer = await provider.vote({ question: "Tabs?", categories: ["Tabs", "Spaces"], images: [] });
     expect(["Tabs", "Spaces"]).toContain(answer.category);

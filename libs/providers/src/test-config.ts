@@ -18,6 +18,7 @@ export function emulatedProviderConfig(
     timeoutMs: 5_000,
     simulated: true,
     price: null,
+    rpm: null,
     ...overrides,
   };
 }

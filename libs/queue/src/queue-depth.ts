@@ -1,6 +1,7 @@
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { AGGREGATE_QUEUE, voteQueueName } from "@sd/contracts";
+import { readRateLimit, type RateLimitState } from "./rate-limit";
 
 const STATES = ["waiting", "active", "delayed", "failed", "waiting-children"] as const;
 /**
@@ -20,6 +21,8 @@ export interface QueueActivity {
   waiting: number;
   /** How long the oldest waiting job has waited, in ms at `now`; null with none waiting. */
   oldestWaitingMs: number | null;
+  /** Why its workers start no job now (a vendor's pause, or its own limit used up) and for how long; null when they may. */
+  rateLimit: RateLimitState | null;
 }
 
 /** Reads job counts of the aggregate queue and each provider's vote queue (for /metrics, /ready, system health and live throughput). */
@@ -27,10 +30,17 @@ export class QueueInspector {
   private readonly queues: Queue[];
   /** Its unfinished jobs are the decisions in flight: enqueued, not yet written. */
   private readonly aggregate: Queue;
+  /** Each vote queue's own limit (its provider's `<ID>_RPM`), to tell a full window from one in which jobs merely ran. */
+  private readonly limits: ReadonlyMap<string, number>;
 
-  constructor(connection: Redis, prefix: string, providers: readonly string[]) {
+  constructor(connection: Redis, prefix: string, providers: readonly string[], rpm: Readonly<Record<string, number | null>> = {}) {
     this.queues = [AGGREGATE_QUEUE, ...providers.map(voteQueueName)].map((name) => new Queue(name, { connection, prefix }));
     this.aggregate = this.queues[0]!;
+    this.limits = new Map(
+      Object.entries(rpm)
+        .filter((entry): entry is [string, number] => entry[1] !== null)
+        .map(([provider, max]) => [voteQueueName(provider), max]),
+    );
   }
 
   /** Jobs waiting for a worker, per queue name. */
@@ -54,19 +64,20 @@ export class QueueInspector {
     return Object.fromEntries(entries) as QueueCounts;
   }
 
-  /** Per queue name: its live workers, waiting jobs and the age of the oldest waiting one. */
+  /** Per queue name: its live workers, waiting jobs, the age of the oldest waiting one and whether its rate limiter holds it. */
   async activity(now: number = Date.now()): Promise<Record<string, QueueActivity>> {
     const entries = await Promise.all(
       this.queues.map(async (queue) => {
-        const [workers, waiting, oldestOfEach] = await Promise.all([
+        const [workers, waiting, oldestOfEach, rateLimit] = await Promise.all([
           queue.getWorkersCount(),
           queue.getJobCountByTypes(...READY_STATES),
           // Ascending: the job that has waited longest comes first in each.
           Promise.all(READY_STATES.map((state) => queue.getJobs([state], 0, 0, true))),
+          readRateLimit(queue, this.limits.get(queue.name) ?? null),
         ]);
         const since = oldestOfEach.flat().map((job) => job.timestamp);
         const oldestWaitingMs = since.length > 0 ? Math.max(0, now - Math.min(...since)) : null;
-        return [queue.name, { workers, waiting, oldestWaitingMs }] as const;
+        return [queue.name, { workers, waiting, oldestWaitingMs, rateLimit }] as const;
       }),
     );
     return Object.fromEntries(entries);

@@ -1,5 +1,6 @@
-import { Worker, type Processor, type WorkerListener, type WorkerOptions } from "bullmq";
+import { Queue, Worker, type Processor, type WorkerListener, type WorkerOptions } from "bullmq";
 import type { Redis } from "ioredis";
+import { NO_RATE_LIMIT, QueueRateLimited, type RateLimit } from "./rate-limit";
 
 export interface WorkerSettings {
   connection: Redis;
@@ -9,6 +10,11 @@ export interface WorkerSettings {
   /** A job whose worker stops renewing its lock for this long is handed to another worker. */
   lockMs: number;
   backoffStrategy?: NonNullable<WorkerOptions["settings"]>["backoffStrategy"];
+  /**
+   * Jobs the queue may start per window across all its workers, in every process (a vendor key's
+   * requests per minute); unset, none. Either way a processor may pause the queue (`QueueRateLimited`).
+   */
+  rateLimit?: RateLimit;
 }
 
 /**
@@ -29,16 +35,29 @@ type Listeners<Data, Result> = WorkerListener<Data, Result, string>;
 /**
  * The workers of one queue in this process, `concurrency` job slots between them (see
  * `SLOTS_PER_WORKER`: 100 slots are four workers of 25, 256 four of 64), seen as one: a listener hears every worker, `close` closes them all.
+ * Every worker has the same limiter (`rateLimit`), which BullMQ counts in Redis for the queue, so
+ * the limit holds for all the queue's workers in every process together.
  */
 export class WorkerPool<Data, Result> {
   readonly #workers: Worker<Data, Result, string>[];
+  /** Sets the queue's pauses (BullMQ's `Queue.rateLimit`; the worker's own is deprecated). */
+  readonly #queue: Queue<Data, Result, string>;
 
   constructor(queueName: string, processor: Processor<Data, Result, string>, settings: WorkerSettings) {
+    const limit = settings.rateLimit ?? NO_RATE_LIMIT;
+    // Without a whole positive max BullMQ would silently drop the limit, and with it every pause.
+    if (!Number.isInteger(limit.max) || limit.max < 1 || !(limit.durationMs > 0)) {
+      throw new Error(`${queueName}: a rate limit needs a whole positive max and a positive window (got ${limit.max} per ${limit.durationMs} ms)`);
+    }
+    this.#queue = new Queue<Data, Result, string>(queueName, { connection: settings.connection, prefix: settings.prefix });
+    // Its connection is the workers', whose errors the pool's "error" listeners already hear.
+    this.#queue.on("error", () => undefined);
     const count = Math.min(MAX_WORKERS_PER_QUEUE, Math.ceil(settings.concurrency / SLOTS_PER_WORKER));
+    const pausable = this.#pausable(processor);
     this.#workers = Array.from(
       { length: count },
       (_, i) =>
-        new Worker<Data, Result, string>(queueName, processor, {
+        new Worker<Data, Result, string>(queueName, pausable, {
           connection: settings.connection,
           prefix: settings.prefix,
           // The slots shared out as evenly as they go: 100 as 25 x 4, 53 as 18 + 18 + 17.
@@ -47,8 +66,30 @@ export class WorkerPool<Data, Result> {
           stalledInterval: settings.lockMs,
           maxStalledCount: 2,
           settings: settings.backoffStrategy ? { backoffStrategy: settings.backoffStrategy } : undefined,
+          limiter: { max: limit.max, duration: limit.durationMs },
         }),
     );
+  }
+
+  /**
+   * The processor, with its `QueueRateLimited` turned into a pause of the whole queue: BullMQ then
+   * puts the job back to wait without counting an attempt, and no worker of the queue, in any
+   * process, starts a job until the pause ends.
+   */
+  #pausable(processor: Processor<Data, Result, string>): Processor<Data, Result, string> {
+    const pauseOn = async (run: () => Promise<Result>): Promise<Result> => {
+      try {
+        return await run();
+      } catch (error) {
+        if (!(error instanceof QueueRateLimited)) throw error;
+        await this.#queue.rateLimit(error.pauseMs);
+        throw Worker.RateLimitError();
+      }
+    };
+    // BullMQ hands a job its AbortSignal only when the processor declares a third parameter.
+    return processor.length >= 3
+      ? (job, token, signal) => pauseOn(() => processor(job, token, signal))
+      : (job, token) => pauseOn(() => processor(job, token));
   }
 
   on<E extends keyof Listeners<Data, Result>>(event: E, listener: Listeners<Data, Result>[E]): this {
@@ -63,6 +104,7 @@ export class WorkerPool<Data, Result> {
   /** Stops taking jobs and waits for those running (`force`: does not wait; their locks expire and they stall). */
   async close(force = false): Promise<void> {
     await Promise.all(this.#workers.map((worker) => worker.close(force)));
+    await this.#queue.close();
   }
 
   /** How many BullMQ workers serve the queue here. */

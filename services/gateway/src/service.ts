@@ -87,7 +87,9 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   // Listen only once both answer: the first requests must not meet a connection still opening.
   await Promise.all([whenReady(redis), whenReady(imageRedis), flow.ready()]);
-  const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS);
+  // Each provider's requests per minute, so system health can tell a queue at its limit (see rate_limits).
+  const rpm = Object.fromEntries(providers.deciders.map((config) => [config.id, config.rpm]));
+  const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS, rpm);
   const throughputReader = new ThroughputReader(redis, env.QUEUE_PREFIX, env.PROVIDERS, queues);
   const decisions = new DecisionService({
     flow,

@@ -2,7 +2,7 @@ import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd
 import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { ImageStash, QuorumBoard, createRedis, createWorker, voteBackoff, type WorkerPool } from "@sd/queue";
+import { ImageStash, QuorumBoard, createRedis, createWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 import { WorkerQuorum } from "./early-quorum";
 import { createVoteProcessor } from "./vote-processor";
@@ -41,6 +41,8 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
         concurrency: env.WORKER_CONCURRENCY,
         lockMs: env.JOB_LOCK_MS,
         backoffStrategy: backoff,
+        // Counted in Redis for the queue: the vendor key's limit holds however many worker processes share it.
+        rateLimit: perMinute(config.rpm),
       },
     );
     worker.on("error", (error) => logger.error({ err: error, provider: config.id }, "worker error"));

@@ -4,6 +4,7 @@ import { voteProgress, type LiveEvents } from "@sd/live";
 import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd/providers";
 import {
   ImageExpiredError,
+  QueueRateLimited,
   VOTE_BACKOFF_TYPE,
   VOTE_DEADLINE_ERRORS,
   VoteRetry,
@@ -33,6 +34,10 @@ import type { QuorumTicket, WorkerQuorum } from "./early-quorum";
  * attempt is cut when it comes, and a retry that would start after it (a long Retry-After, or
  * backoff after a timeout) is not made; the vote is recorded as an error at once, so the decision
  * is made from the other models instead of waiting for this one.
+ *
+ * A 429 with Retry-After is the vendor limiting the key, not this vote: it pauses the provider's
+ * queue for every worker (`QueueRateLimited`), and the job waits out the pause without using an
+ * attempt, instead of each job retrying on its own into more 429s.
  */
 export function createVoteProcessor(
   provider: ModelProvider,
@@ -148,6 +153,17 @@ export function createVoteProcessor(
         if (cut?.aborted) {
           logger.warn({ provider: id, decision_id: data.decision_id, attempt }, "vote cut at its deadline");
           return failed(VOTE_DEADLINE_ERRORS.noAnswer, error.raw, error.usage);
+        }
+        const deadlineInMs = msUntilDeadline(data.vote_deadline_at);
+        // Only a vote with a deadline pauses: attempts are what bound one enqueued before deadlines existed.
+        if (error.kind === "rate_limited" && error.retryAfterMs !== null && Number.isFinite(deadlineInMs)) {
+          const pause = { provider: id, decision_id: data.decision_id, attempt, pause_ms: error.retryAfterMs };
+          if (error.retryAfterMs < deadlineInMs) {
+            logger.warn(pause, "vote rate-limited: the provider's queue pauses for the vendor's Retry-After");
+            throw new QueueRateLimited(error.retryAfterMs, error);
+          }
+          logger.warn(pause, "vote rate-limited past its deadline: no pause, the vote is an error");
+          return failed(VOTE_DEADLINE_ERRORS.rateLimited, error.raw, error.usage);
         }
         const attemptsLeft = attempt < (job.opts.attempts ?? 1);
         if (error.retryable && attemptsLeft) {

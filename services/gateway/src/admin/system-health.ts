@@ -1,5 +1,5 @@
 import { AGGREGATE_QUEUE, PERIOD_HOURS, voteQueueName, type AdminPeriod, type HealthCheck, type HealthStatus, type SystemHealth } from "@sd/contracts";
-import type { QueueActivity, QueueInspector, Redis } from "@sd/queue";
+import type { QueueActivity, QueueInspector, RateLimitState, Redis } from "@sd/queue";
 import type { HealthFigures, Store } from "@sd/store";
 
 /**
@@ -11,6 +11,9 @@ import type { HealthFigures, Store } from "@sd/store";
  * - queue_backlog: jobs waiting in the fullest queue; warning from BACKLOG_WARNING, critical from BACKLOG_CRITICAL.
  * - queue_age: how long the oldest waiting job has waited; warning over AGE_WARNING_MS, critical over AGE_CRITICAL_MS
  *   (a decision waits DECISION_TIMEOUT_MS at most, so jobs this old are not being served).
+ * - rate_limits: warning while a provider's vote queue starts no job because of its rate limiter: paused
+ *   by the vendor's 429 with Retry-After, or its `<ID>_RPM` used up for this minute. Votes wait
+ *   rather than fail, so it is never critical; a long pause shows in queue_age and error_rate.
  * - error_rate: decisions with a model error in the period; warning from ERROR_RATE_WARNING %, critical from
  *   ERROR_RATE_CRITICAL % (healthy with no decision).
  * - activity: decisions in the last hour. Always healthy: a quiet hour is normal for a small
@@ -46,6 +49,21 @@ async function bounded<T>(probe: () => Promise<T>, what: string): Promise<T> {
   }
 }
 
+/** Names each provider whose vote queue its rate limiter holds, why, and the seconds left. */
+function rateLimitCheck(providers: readonly string[], queues: Record<string, QueueActivity>): HealthCheck {
+  const held = providers
+    .map((provider) => [provider, queues[voteQueueName(provider)]?.rateLimit ?? null] as const)
+    .filter((entry): entry is readonly [string, RateLimitState] => entry[1] !== null);
+  if (held.length === 0) return { status: "healthy", value: 0, message: "No provider is rate-limited" };
+  const described = held.map(([provider, state]) => {
+    const seconds = Math.ceil(state.msLeft / 1000);
+    return state.cause === "paused"
+      ? `${provider} paused by the vendor's Retry-After for ${seconds} s more`
+      : `${provider} used up its ${state.max} requests per minute, ${seconds} s left in the window`;
+  });
+  return { status: "warning", value: held.length, message: `Rate-limited: ${described.join("; ")}` };
+}
+
 const failure = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The measured facts system health is judged on. */
@@ -59,6 +77,8 @@ export interface HealthFacts {
   queues: Record<string, QueueActivity> | null;
   /** The queues that must have a worker: each provider's vote queue and the aggregate queue. */
   requiredQueues: string[];
+  /** The configured providers, whose vote queues may be rate-limited. */
+  providers: readonly string[];
   figures: HealthFigures;
 }
 
@@ -77,6 +97,7 @@ export function evaluateHealth(facts: HealthFacts): SystemHealth {
     checks.workers = unknown;
     checks.queue_backlog = unknown;
     checks.queue_age = unknown;
+    checks.rate_limits = unknown;
   } else {
     const queues = facts.queues;
     const idle = facts.requiredQueues.filter((name) => (queues[name]?.workers ?? 0) === 0);
@@ -104,6 +125,8 @@ export function evaluateHealth(facts: HealthFacts): SystemHealth {
           value: Math.round(oldestMs / 1000),
           message: `The oldest waiting job in ${oldestQueue} has waited ${Math.round(oldestMs / 1000)} s`,
         };
+
+    checks.rate_limits = rateLimitCheck(facts.providers, queues);
   }
 
   const { figures } = facts;
@@ -158,6 +181,7 @@ export async function measureHealth(sources: HealthSources, period: AdminPeriod,
     redisError: redis.status === "rejected" ? failure(redis.reason) : null,
     queues: queues.status === "fulfilled" ? queues.value : null,
     requiredQueues: [...sources.providers.map(voteQueueName), AGGREGATE_QUEUE],
+    providers: sources.providers,
     figures: figures.status === "fulfilled" ? figures.value : NO_FIGURES,
   });
 }
