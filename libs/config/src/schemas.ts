@@ -214,9 +214,10 @@ export type AggregatorEnv = z.infer<typeof aggregatorEnv>;
 export const allInOneEnv = gatewayEnv.extend(workerEnv.shape).extend(aggregatorEnv.shape).extend({
   /**
    * Provider-worker processes `npm start` forks beside the gateway and aggregator: one event loop
-   * per core, the first core left to the gateway. Default: cores - 1, at least 1.
+   * per core, the first core left to the gateway. Default: cores - 1, at least 1. 0 runs the
+   * workers in this process instead (the in-process test stacks, a one-core machine by choice).
    */
-  WORKER_PROCESSES: intFromEnv(Math.max(1, availableParallelism() - 1), 1),
+  WORKER_PROCESSES: intFromEnv(Math.max(1, availableParallelism() - 1), 0),
   /** Run the gateway, workers and aggregator here (default all three). */
   ROLES: z
     .string()

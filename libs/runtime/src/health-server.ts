@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { registry } from "@sd/telemetry";
+import { metricsText, registry } from "@sd/telemetry";
 
 /** A readiness probe must answer, not hang with the dependency it checks: past this it says "unavailable". */
 export const READY_TIMEOUT_MS = 1000;
@@ -39,7 +39,7 @@ export async function startHealthServer(port: number, ready: () => Promise<void>
       return;
     }
     if (req.url === "/metrics") {
-      registry.metrics().then((text) => send(200, text, registry.contentType), () => send(500, "metrics failed", "text/plain"));
+      metricsText().then((text) => send(200, text, registry.contentType), () => send(500, "metrics failed", "text/plain"));
       return;
     }
     send(404, JSON.stringify({ detail: "Not found" }));

@@ -2,3 +2,6 @@ export * from "./lifecycle";
 export * from "./health-server";
 export * from "./store";
 export * from "./simulation";
+export * from "./child-processes";
+export * from "./supervised-child";
+export * from "./provider-handoff";

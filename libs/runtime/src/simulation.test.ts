@@ -11,14 +11,22 @@ import { simulateMissingProviders } from "./simulation";
 const lifecycle = new Lifecycle(createLogger("simulation-test", "silent"));
 let configs: ProviderConfig[];
 let emulatorUrl: string;
+/** TCP servers listening on this thread's event loop. */
+const serversHere = () => process.getActiveResourcesInfo().filter((kind) => kind === "TCPServerWrap").length;
+let serversBefore: number;
 
 beforeAll(async () => {
+  serversBefore = serversHere();
   configs = await simulateMissingProviders(providersFromEnv(["openai", "gemini", "claude"], {}), 0, lifecycle);
   emulatorUrl = new URL(configs[0]!.baseUrl!).origin;
 });
 afterAll(() => lifecycle.shutdown("test finished"));
 
 describe("the keyless product's emulator", () => {
+  it("listens on a thread of its own, not on this event loop", () => {
+    expect(serversHere()).toBe(serversBefore);
+  });
+
   it("answers every model's vote", async () => {
     expect(configs.every((c) => c.simulated && c.baseUrl !== null)).toBe(true);
     for (const config of configs) {

@@ -1,14 +1,17 @@
 import type { ProviderConfig } from "@sd/contracts";
-import { emulatorBaseUrl, startEmulator } from "@sd/provider-emulator";
+import { emulatorBaseUrl } from "@sd/provider-emulator";
 import type { Lifecycle } from "./lifecycle";
+import { startThreadedEmulator } from "./threaded-emulator";
 
 /**
- * Points every provider that has no API key at an in-process provider emulator, so the product
- * runs with zero configuration; its answers are labelled simulated. Latencies are staggered so
+ * Points every provider that has no API key at a provider emulator started on its own thread of
+ * this process (so its answers never take the gateway's event loop), and the product runs with zero
+ * configuration; its answers are labelled simulated. Latencies are staggered so
  * the live rows visibly arrive one after another. Each provider reaches the emulator through the
  * wire API of its vendor (OpenAI's for OpenAI-compatible ones, such as DeepSeek, Grok and Llama),
- * so its own SDK and structured-output mode are exercised. Only this process can script the emulator: its
- * control routes want a token generated at start, and it keeps no record of the questions.
+ * so its own SDK and structured-output mode are exercised. Only its thread can script the emulator: its
+ * control routes want a token generated there, and it keeps no record of the questions. Other
+ * processes (forked workers) reach it through the returned configs' base URLs.
  */
 export async function simulateMissingProviders(
   configs: readonly ProviderConfig[],
@@ -17,20 +20,20 @@ export async function simulateMissingProviders(
 ): Promise<ProviderConfig[]> {
   const simulated = configs.filter((c) => c.simulated);
   if (simulated.length === 0) return [...configs];
-  // A random control token per start that never leaves this process (rules are added in-process
-  // below), and no call log: the emulator sees every user's questions.
-  const emulator = await startEmulator({ recordCalls: false });
-  lifecycle.onShutdown("provider emulator", () => emulator.close());
   // From latencyMs to twice that, evenly: the playground's three at 1x, 1.5x and 2x, and a longer
   // panel (all the marketed models) no slower than the three.
   const step = simulated.length > 1 ? 1 / (simulated.length - 1) : 0;
-  emulator.addRules(
+  // The rules go to the thread with its start; its control token never leaves it, and it keeps no
+  // call log: the emulator sees every user's questions.
+  const emulator = await startThreadedEmulator(
     simulated.map((c, i) => ({
       match: { model: c.model },
       latency_ms: Math.round(latencyMs * (1 + step * i)),
       respond: { kind: "answer" as const },
     })),
+    lifecycle.logger,
   );
+  lifecycle.onShutdown("provider emulator", () => emulator.close());
   lifecycle.logger.warn(
     { providers: simulated.map((c) => c.id), emulator: emulator.url },
     "no API key for these providers: their answers are SIMULATED by the provider emulator",

@@ -1,8 +1,32 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 
 /** The process's metrics; every role registers into the same registry so one /metrics shows all. */
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
+
+/** One process's metrics as JSON (`registry.getMetricsAsJSON()`), as they travel to another process. */
+export type ProcessMetrics = Awaited<ReturnType<Registry["getMetricsAsJSON"]>>;
+
+const otherProcesses = new Set<() => Promise<ProcessMetrics[]>>();
+
+/**
+ * Adds the metrics of other processes (the worker processes `npm start` forks) to this process's
+ * /metrics, so one scrape still shows every role. Returns the function that takes them out again.
+ */
+export function addOtherProcessesMetrics(source: () => Promise<ProcessMetrics[]>): () => void {
+  otherProcesses.add(source);
+  return () => void otherProcesses.delete(source);
+}
+
+/**
+ * /metrics: this process's metrics in Prometheus text, merged with those of the processes added
+ * above by each metric's aggregator (counters and histograms add up, as one process's would).
+ */
+export async function metricsText(): Promise<string> {
+  if (otherProcesses.size === 0) return registry.metrics();
+  const others = await Promise.all([...otherProcesses].map((source) => source().catch((): ProcessMetrics[] => [])));
+  return AggregatorRegistry.aggregate([await registry.getMetricsAsJSON(), ...others.flat()]).metrics();
+}
 
 export const httpDuration = new Histogram({
   name: "sd_http_request_duration_seconds",

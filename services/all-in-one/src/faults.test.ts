@@ -4,6 +4,7 @@ import {
   FAILURE_KINDS,
   allInOneKilled,
   faultTable,
+  forkedWorkerKilled,
   oneModelFailing,
   redisRestarted,
   sigtermUnderLoad,
@@ -33,11 +34,17 @@ describe("faults on real processes", () => {
     expect(row.maxWaitMs).toBeLessThan(row.boundMs!);
   }, 90_000);
 
-  it("the all-in-one process SIGKILLed with 50 in flight: after a restart on the same data, every accepted decision is stored once", async () => {
+  it("a forked worker SIGKILLed mid-job over 100 decisions: the all-in-one process restarts it, none lost, no vote counted twice", async () => {
+    const row = report(await forkedWorkerKilled(drill, 100));
+    expect(row).toMatchObject({ lost: 0, doubled: 0, shortOfVotes: 0, statuses: { 200: 100 }, exitCode: 0 });
+    expect(row.maxWaitMs).toBeLessThan(row.boundMs!);
+  }, 90_000);
+
+  it("the all-in-one process SIGKILLed with 50 in flight: its forked worker exits by itself; after a restart on the same data, every accepted decision is stored once", async () => {
     const row = report(await allInOneKilled(drill, 50));
     // Its clients lost the connection; the decisions still complete.
-    expect(row).toMatchObject({ lost: 0, doubled: 0, shortOfVotes: 0, statuses: { none: 50 } });
-    expect(row.note).toMatch(/^50 flows found in Redis after the kill; 0 never completed$/);
+    expect(row).toMatchObject({ lost: 0, doubled: 0, shortOfVotes: 0, statuses: { none: 50 }, orphans: 0 });
+    expect(row.note).toMatch(/^50 flows found in Redis after the kill; 0 never completed; 1 forked workers, 0 left running$/);
   }, 90_000);
 
   it("Redis with AOF SIGKILLed and restarted with 30 in flight: every decision answers 200 and is stored once", async () => {

@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { createServer, type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DecisionResponse } from "@sd/contracts";
 import { LiveEvents, pendingProgress } from "@sd/live";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { createRedis } from "@sd/queue";
 import { LiveClient, postJson } from "./testing/client";
-import { testEnv } from "./testing/env";
+import { keylessEnv, testEnv } from "./testing/env";
+import { StoreAudit } from "./testing/faults/store-audit";
+import { forkedWorkers, isRunning } from "./testing/forked-workers";
 import { testDataDir } from "./testing/leftovers";
 import { callApi } from "./testing/history";
 import { ServiceProcess } from "./testing/processes";
@@ -104,6 +108,58 @@ describe("services as separate processes", () => {
     expect((await service.exited).code).toBe(1);
     expect(service.stderr).toMatch(/PORT/);
   });
+});
+
+describe("npm start's shape: the gateway and aggregator in one process, provider workers forked from it", () => {
+  it("keyless with two forked workers: every model votes (simulated, through the one emulator), counted in its /metrics; SIGTERM drains the workers, then the process exits 0", async () => {
+    // A port already taken: a forked worker that bound HEALTH_PORT (as a worker service does) would fail to start.
+    const taken = createServer().listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    try {
+      const env = keylessEnv(testEnv(emulator.url, { WORKER_PROCESSES: "2", SIMULATED_LATENCY_MS: "0", HEALTH_PORT: String((taken.address() as AddressInfo).port) }));
+      const service = start("all-in-one", env);
+      const url = await service.gatewayUrl();
+      // The gateway listens once every forked worker consumes.
+      const workers = forkedWorkers(service);
+      expect(workers.map((w) => w.process).sort()).toEqual(["provider-worker-1", "provider-worker-2"]);
+      expect(new Set([service.pid, ...workers.map((w) => w.pid)]).size).toBe(3);
+      for (const worker of workers) {
+        const started = service.lines.find((l) => l.msg === "provider workers started" && l.pid === worker.pid);
+        expect(started, worker.process).toMatchObject({ process: worker.process, providers: ["openai:gpt-4o (simulated)", "gemini:gemini-2.5-flash (simulated)", "claude:claude-sonnet-4-6 (simulated)"] });
+      }
+      const tag = `forked-${randomUUID()}`;
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => postJson(`${url}${PUBLIC}`, { question: `Forked workers ${tag} #${i}?`, categories: ["Yes", "No"] })),
+      );
+      for (const { status, body } of answers) {
+        expect(status).toBe(200);
+        expect(body).toMatchObject({ total_votes: 3 });
+        expect(Object.values((body as DecisionResponse).individual_responses)).toEqual([expect.any(String), expect.any(String), expect.any(String)]);
+      }
+      // The test's emulator was not asked: the product's own answered every model.
+      expect(emulator.calls()).toEqual([]);
+      // The votes were counted in the worker processes; the gateway's /metrics adds them up.
+      const metrics = await (await fetch(`${url}/metrics`)).text();
+      for (const provider of ["openai", "gemini", "claude"]) {
+        expect(metrics).toMatch(new RegExp(`^sd_vote_duration_seconds_count\\{(?=[^}]*provider="${provider}")(?=[^}]*outcome="success")[^}]*\\} 4$`, "m"));
+      }
+
+      const exit = await service.stop("SIGTERM");
+      expect(exit.code).toBe(0);
+      expect(service.lines.filter((l) => l.msg === "child process stopped").map((l) => l.process).sort()).toEqual(["provider-worker-1", "provider-worker-2"]);
+      // Their shared output closes once they have all exited.
+      await service.outputClosed;
+      expect(workers.filter((w) => isRunning(w.pid))).toEqual([]);
+      const stored = (await StoreAudit.read(env.DATA_DIR!, tag)).decisions();
+      expect(stored).toHaveLength(4);
+      for (const decision of stored) {
+        expect(Object.keys(decision.model_versions).sort()).toEqual(["claude", "gemini", "openai"]);
+        for (const version of Object.values(decision.model_versions)) expect(version).toMatch(/ \(simulated\)$/);
+      }
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  }, 60_000);
 });
 
 describe("live events with two gateways", () => {

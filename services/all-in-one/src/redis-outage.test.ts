@@ -35,9 +35,10 @@ let accessToken: string;
 beforeAll(async () => {
   smtp = await SmtpCapture.start();
   redis = await PrivateRedis.start();
+  // As `npm start` runs it: the workers in a process it forks, which must come back by itself too.
   service = ServiceProcess.start(
     "all-in-one",
-    testEnv(emulator.url, { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS), SMTP_URL: smtp.url }),
+    testEnv(emulator.url, { REDIS_URL: redis.url, REDIS_COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS), SMTP_URL: smtp.url, WORKER_PROCESSES: "1" }),
   );
   url = await service.gatewayUrl();
   accessToken = (await signInByMail(url, smtp, `outage-${randomUUID()}@example.com`)).tokens.access_token;

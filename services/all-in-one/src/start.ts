@@ -4,12 +4,16 @@ import { startGateway } from "@sd/gateway";
 import { startProviderWorkers } from "@sd/provider-worker";
 import { assertRedisReachable } from "@sd/queue";
 import type { Store } from "@sd/store";
-import { closeServer, openStoreFor, simulateMissingProviders, startHealthServer, type Lifecycle } from "@sd/runtime";
+import { addOtherProcessesMetrics } from "@sd/telemetry";
+import { closeServer, openStoreFor, simulateMissingProviders, startHealthServer, type Lifecycle, type SupervisedChildren } from "@sd/runtime";
+import { forkProviderWorkers } from "./worker-processes";
 
 /**
- * The gateway, the provider workers and the aggregator in one process (ROLES picks a subset),
- * with the same code paths and the same Redis queues as the split services. `rawEnv` carries the
- * per-provider variables (`<ID>_API_KEY`...). Returns the gateway's URL when it runs here, and the store.
+ * The gateway, the provider workers and the aggregator (ROLES picks a subset), with the same code
+ * paths and the same Redis queues as the split services. The workers run in WORKER_PROCESSES
+ * processes forked from this one, which keeps the store, or here when it is 0. `rawEnv` carries the
+ * per-provider variables (`<ID>_API_KEY`...) and is what forked workers inherit. Returns the gateway's
+ * URL when it runs here, and the store.
  */
 export async function startAllInOne(
   env: AllInOneEnv,
@@ -27,7 +31,19 @@ export async function startAllInOne(
   const byId = new Map(configs.map((c) => [c.id, c]));
   const deciders = env.PROVIDERS.map((id) => byId.get(id)!);
 
-  if (has("provider-worker")) {
+  // Registered before the aggregator and the gateway, so closed after them: the gateway's drain
+  // answers the decisions it accepted, whose votes need the workers.
+  let workerProcesses: SupervisedChildren | null = null;
+  if (has("provider-worker") && env.WORKER_PROCESSES > 0) {
+    const forked = forkProviderWorkers(env.WORKER_PROCESSES, deciders, rawEnv, lifecycle.logger);
+    // Their vote metrics join this process's /metrics, where they were before the workers moved out.
+    const removeMetrics = addOtherProcessesMetrics(() => forked.metrics());
+    lifecycle.onShutdown("provider-worker processes", async () => {
+      removeMetrics();
+      await forked.close();
+    });
+    workerProcesses = forked;
+  } else if (has("provider-worker")) {
     const workers = await startProviderWorkers(env, deciders, lifecycle.logger);
     lifecycle.onShutdown("provider workers", () => workers.close());
   }
@@ -35,9 +51,11 @@ export async function startAllInOne(
     const aggregator = await startAggregator(env, store, deciders, lifecycle.logger);
     lifecycle.onShutdown("aggregator", () => aggregator.close());
   }
+  // Forked workers start while the aggregator does; decisions are admitted once they consume.
+  await workerProcesses?.ready;
   if (store && has("gateway")) {
     // The workers' slots here bound what this gateway admits; with workers elsewhere it cannot know them.
-    const voteSlots = has("provider-worker") ? env.WORKER_CONCURRENCY * env.WORKER_PROCESSES : null;
+    const voteSlots = has("provider-worker") ? env.WORKER_CONCURRENCY * Math.max(1, env.WORKER_PROCESSES) : null;
     const gatewayEnv = { ...env, MAX_IN_FLIGHT_DECISIONS: inFlightLimit(env, voteSlots) };
     const gateway = await startGateway(gatewayEnv, store, { deciders, suggester: byId.get(env.SUGGESTION_PROVIDER)! }, lifecycle.logger);
     lifecycle.onShutdown("gateway", () => gateway.close());

@@ -18,6 +18,9 @@ export function testEnv(emulatorUrl: string, overrides: Record<string, string> =
     HEALTH_PORT: "0",
     // The playground's three models (the default is all eight marketed ones); tests that need others name them.
     PROVIDERS: "openai,gemini,claude",
+    // The workers in the stack's own process (startStack runs it inside the test); the drills and
+    // the tests of `npm start`'s shape ask for forked ones.
+    WORKER_PROCESSES: "0",
     RATE_LIMIT_PER_MINUTE: "10000",
     FORMS_RATE_LIMIT_PER_HOUR: "10000",
     VOTE_BACKOFF_MS: "50",
@@ -36,4 +39,12 @@ export function testEnv(emulatorUrl: string, overrides: Record<string, string> =
     CLAUDE_TIMEOUT_MS: "2000",
     ...overrides,
   };
+}
+
+/**
+ * `vars` without any provider's API key or base URL: every model is simulated by the emulator the
+ * product starts itself, as a keyless `npm start` runs.
+ */
+export function keylessEnv(vars: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(vars).filter(([name]) => !/_(API_KEY|BASE_URL)$/.test(name)));
 }

@@ -8,6 +8,7 @@ import { callsReceived, decisionsAsked } from "./faults/emulator-waits";
 import { faultEnv, faultTiming } from "./faults/fault-env";
 import type { FaultRow, MemoryRow } from "./faults/fault-row";
 import { Fleet, workersStarted } from "./faults/fleet";
+import { forkedWorkers, orphansOf, workerReadyOtherThan } from "./forked-workers";
 import { freshConnectionRequest, stopWithin } from "./faults/process-control";
 import { queuedDecisions } from "./faults/queued-decisions";
 import { StoreAudit } from "./faults/store-audit";
@@ -95,6 +96,7 @@ export async function workerKilledMidJob({ emulator }: DrillContext, size: numbe
  * b. The all-in-one process is SIGKILLed with `size` decisions in flight (its clients see the
  * connection drop) and started again on the same DATA_DIR and QUEUE_PREFIX: every decision it had
  * accepted is completed and stored once. The wait is from each request to its decision's completion.
+ * The worker process it had forked finishes its calls and exits by itself (`orphans` counts any left).
  */
 export async function allInOneKilled({ emulator }: DrillContext, size: number): Promise<FaultRow> {
   const tag = drillTag("aio-kill");
@@ -108,10 +110,13 @@ export async function allInOneKilled({ emulator }: DrillContext, size: number): 
     answerYes(emulator, tag, 1000);
     const first = fleet.start("all-in-one", env);
     const answers = sendDecisions(await first.gatewayUrl(), tag, size);
+    const workers = forkedWorkers(first);
     // Every decision queued and being voted on: all `size` are in flight.
     await decisionsAsked(emulator, tag, answers, timing.decisionTimeoutMs);
     await first.stop("SIGKILL");
     const outcomes = await Promise.all(answers);
+    // A worker left alone drains within its calls' timeout plus 5 s (20 s here); this waits past that.
+    const orphans = await orphansOf(first, workers, timing.decisionTimeoutMs);
 
     // Listen for each accepted decision's completion before the restart completes any.
     await flow.ready();
@@ -134,11 +139,55 @@ export async function allInOneKilled({ emulator }: DrillContext, size: number): 
       maxWaitMs: Math.round(Math.max(0, ...waits.map((w) => w ?? 0))),
       boundMs: null,
       exitCode,
-      note: `${accepted.size} flows found in Redis after the kill; ${waits.filter((w) => w === null).length} never completed`,
+      orphans: orphans.length,
+      note:
+        `${accepted.size} flows found in Redis after the kill; ${waits.filter((w) => w === null).length} never completed` +
+        `; ${workers.length} forked workers, ${orphans.length} left running`,
     };
   } finally {
     await flow.close();
     redis.disconnect();
+    await fleet.close();
+  }
+}
+
+/**
+ * h. `npm start`'s shape (the gateway and aggregator in one process, which forks its provider-worker
+ * process): the forked worker is SIGKILLed while it holds vote jobs. Its parent restarts it, the
+ * new one takes the killed one's jobs back once their locks expire (BullMQ's stalled-job check),
+ * and every decision is answered 200 and stored once, each vote counted once.
+ */
+export async function forkedWorkerKilled({ emulator }: DrillContext, size: number): Promise<FaultRow> {
+  const tag = drillTag("forked-kill");
+  const timing = faultTiming(size);
+  const fleet = new Fleet();
+  try {
+    const server = await fleet.redis();
+    // As drill a: when the worker dies some votes are done, some held, some still queued; and no
+    // decision refused for the few slots (the in-flight limit follows them).
+    const env = faultEnv(emulator.url, size, { REDIS_URL: server.url, WORKER_CONCURRENCY: "16", MAX_IN_FLIGHT_DECISIONS: String(size) });
+    answerYes(emulator, tag, 300);
+    const service = fleet.start("all-in-one", env);
+    const url = await service.gatewayUrl();
+    const [killed] = forkedWorkers(service);
+    const answers = sendDecisions(url, tag, size);
+    await callsReceived(emulator, tag, size, timing.decisionTimeoutMs);
+    const killedAt = performance.now();
+    process.kill(killed!.pid, "SIGKILL");
+    const restarted = await workerReadyOtherThan(service, [killed!.pid]);
+    const restartMs = performance.now() - killedAt;
+    const outcomes = await Promise.all(answers);
+    const exitCode = await stopWithin(service, exitGraceMs(size));
+    const audit = await StoreAudit.read(env.DATA_DIR!, tag);
+    const calls = emulator.calls().filter((c) => c.prompt_text.includes(tag)).length;
+    return {
+      scenario: "h. forked worker SIGKILLed, restarted by its parent",
+      ...measured(outcomes, audit),
+      boundMs: timing.decisionTimeoutMs,
+      exitCode,
+      note: `${restarted.process} ready again ${(restartMs / 1000).toFixed(1)} s after the kill; ${calls - size * PROVIDER_COUNT} votes asked again`,
+    };
+  } finally {
     await fleet.close();
   }
 }

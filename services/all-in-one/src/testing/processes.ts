@@ -24,10 +24,17 @@ export class ServiceProcess {
   stderr = "";
   private readonly waiters: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Resolves when the service's stdout is closed: the service and every process it forked (they
+   * share its stdout) have exited.
+   */
+  readonly outputClosed: Promise<void>;
 
   private constructor(readonly child: ChildProcess) {
     this.exited = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
-    createInterface({ input: child.stdout! }).on("line", (text) => {
+    const output = createInterface({ input: child.stdout! });
+    this.outputClosed = once(output, "close").then(() => undefined);
+    output.on("line", (text) => {
       let line: LogLine;
       try {
         line = JSON.parse(text) as LogLine;

@@ -1,7 +1,7 @@
 import { Router } from "express";
 import type { QueueInspector } from "@sd/queue";
 import { checkReady } from "@sd/runtime";
-import { queueDepth, registry } from "@sd/telemetry";
+import { metricsText, queueDepth, registry } from "@sd/telemetry";
 
 /** /health: the process is up. /ready: Redis and the store answer, within a second. /metrics: Prometheus text. */
 export function healthRoutes(ready: () => Promise<void>, queues: QueueInspector): Router {
@@ -22,7 +22,7 @@ export function healthRoutes(ready: () => Promise<void>, queues: QueueInspector)
     for (const [queue, states] of Object.entries(counts ?? {})) {
       for (const [state, count] of Object.entries(states)) queueDepth.set({ queue, state }, count);
     }
-    res.type(registry.contentType).send(await registry.metrics());
+    res.type(registry.contentType).send(await metricsText());
   });
   return router;
 }

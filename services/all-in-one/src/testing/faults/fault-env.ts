@@ -16,7 +16,8 @@ export function faultTiming(size: number): FaultTiming {
 /**
  * `testEnv` for a fault drill of `size` decisions (pass REDIS_URL: the drills run on a private
  * redis-server): its own QUEUE_PREFIX and DATA_DIR, limits that
- * never refuse the drill's own load, enough workers that the decisions are in flight together, and
+ * never refuse the drill's own load, enough workers that the decisions are in flight together (in a
+ * worker process an all-in-one one forks, as `npm start` runs), and
  * REDIS_COMMAND_TIMEOUT_MS short so a hung Redis is noticed within a second.
  */
 export function faultEnv(emulatorUrl: string, size: number, overrides: Record<string, string> = {}): Record<string, string> {
@@ -29,6 +30,8 @@ export function faultEnv(emulatorUrl: string, size: number, overrides: Record<st
     VOTE_DEADLINE_MS: String(timing.voteDeadlineMs),
     // Every decision's votes are asked at once: none waits in a queue behind the others.
     WORKER_CONCURRENCY: String(Math.max(32, size)),
+    // The shape of `npm start`: an all-in-one process forks its provider workers.
+    WORKER_PROCESSES: "1",
     AGGREGATOR_CONCURRENCY: "32",
     // The drills script slow answers (seconds); a model is cut only where a drill says so.
     OPENAI_TIMEOUT_MS: "15000",

@@ -22,6 +22,8 @@ export interface FaultRow {
   lateRequest?: string;
   /** Whether the decision of that late request was stored (it was accepted after all). */
   lateStored?: boolean;
+  /** Worker processes the killed all-in-one process had forked that were still running after it (they should exit by themselves). */
+  orphans?: number;
   note?: string;
 }
 
