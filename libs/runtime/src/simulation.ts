@@ -4,6 +4,16 @@ import type { Lifecycle } from "./lifecycle";
 import { startThreadedEmulator } from "./threaded-emulator";
 
 /**
+ * Each simulated model's answer time, in the order given: from latencyMs to twice that, evenly
+ * (the playground's three at 1x, 1.125x and 1.25x of the nine configured), so the live rows arrive
+ * one after another and a longer panel is no slower than the three.
+ */
+export function simulatedLatencies(simulated: readonly Pick<ProviderConfig, "id">[], latencyMs: number): Map<string, number> {
+  const step = simulated.length > 1 ? 1 / (simulated.length - 1) : 0;
+  return new Map(simulated.map((c, i) => [c.id, Math.round(latencyMs * (1 + step * i))]));
+}
+
+/**
  * Points every provider that has no API key at a provider emulator started on its own thread of
  * this process (so its answers never take the gateway's event loop), and the product runs with zero
  * configuration; its answers are labelled simulated. Latencies are staggered so
@@ -20,15 +30,13 @@ export async function simulateMissingProviders(
 ): Promise<ProviderConfig[]> {
   const simulated = configs.filter((c) => c.simulated);
   if (simulated.length === 0) return [...configs];
-  // From latencyMs to twice that, evenly: the playground's three at 1x, 1.5x and 2x, and a longer
-  // panel (all the marketed models) no slower than the three.
-  const step = simulated.length > 1 ? 1 / (simulated.length - 1) : 0;
+  const latencies = simulatedLatencies(simulated, latencyMs);
   // The rules go to the thread with its start; its control token never leaves it, and it keeps no
   // call log: the emulator sees every user's questions.
   const emulator = await startThreadedEmulator(
-    simulated.map((c, i) => ({
+    simulated.map((c) => ({
       match: { model: c.model },
-      latency_ms: Math.round(latencyMs * (1 + step * i)),
+      latency_ms: latencies.get(c.id)!,
       respond: { kind: "answer" as const },
     })),
     lifecycle.logger,

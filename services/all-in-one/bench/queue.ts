@@ -12,7 +12,8 @@
  * per decision beyond its SDK calls cannot fall below this figure (plus the HTTP stack and the
  * store), whatever the rest of the product does.
  *
- * The queue's own benchmark lives here, beside the others, for their meter (decisions/usage.ts).
+ * The queue's own benchmark lives here, beside the others, for their meter (decisions/usage.ts);
+ * its roles are in queue/pipeline.ts, which the capacity part of `npm run bench` runs at C=1.
  *
  * Variables (defaults): BENCH_LATENCY_MS (300) each vote's answer time; BENCH_QUEUE_N (1000)
  * decisions per phase after a warm-up of 200; REDIS_URL (redis://127.0.0.1:6379). The phases are C=20,
@@ -21,12 +22,11 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
-import { voteQueueName, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
-import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, deleteDeploymentKeys, finishedCalls, type Redis, type WorkerPool } from "@sd/queue";
+import { createRedis, deleteDeploymentKeys } from "@sd/queue";
 import { closedLoop, percentiles, positiveInteger } from "../../../libs/store/bench/support";
 import { metered, UsageMeter } from "./decisions/usage";
+import { decideThroughQueue, QUEUE_PROVIDERS, startQueuePipeline } from "./queue/pipeline";
 
-const PROVIDERS = ["openai", "gemini", "claude"];
 const LATENCY_MS = positiveInteger("BENCH_LATENCY_MS", 300);
 const N = positiveInteger("BENCH_QUEUE_N", 1000);
 const WARMUP = 200;
@@ -39,107 +39,10 @@ const PHASES = [
 const CONCURRENCY = Math.max(...PHASES.map((p) => p.concurrency));
 
 const prefix = `sdbench-queue-${randomUUID().slice(0, 8)}`;
-const question = "Approve the expense report?";
-const categories = ["Approve", "Reject", "Escalate"];
-
-function vote(provider: string): Vote {
-  return {
-    provider,
-    status: "success",
-    category: "Approve",
-    rationale: "Within policy.",
-    confidence: 0.9,
-    raw_response: '{"category":"Approve","rationale":"Within policy.","confidence":0.9}',
-    model_version: `${provider}-emulated`,
-    error: null,
-    weight: 1,
-    latency_ms: LATENCY_MS,
-    attempts: 1,
-    usage: null,
-    cost_usd: 0,
-  };
-}
-
-/** The pipeline's roles in this process, as the all-in-one runs them. */
-function startPipeline(): { flow: DecisionFlow; close: () => Promise<void> } {
-  const connections: Redis[] = [];
-  const connect = (name: string) => {
-    const connection = createRedis(REDIS_URL, name);
-    connections.push(connection);
-    return connection;
-  };
-  const settings = (name: string) => ({ connection: connect(name), prefix, concurrency: CONCURRENCY, lockMs: 30_000 });
-  const workers: Pick<WorkerPool<unknown, unknown>, "close">[] = PROVIDERS.map((provider) =>
-    createWorker<unknown, Vote>(
-      voteQueueName(provider),
-      async () => {
-        await delay(LATENCY_MS);
-        return vote(provider);
-      },
-      settings(`bench-${provider}`),
-    ),
-  );
-  workers.push(
-    createAggregateWorker(async (job) => {
-      // What the aggregator reads of a decision's votes (services/aggregator/src/ensemble-driver.ts).
-      const votes = [...(await finishedCalls<Vote>(job)).returned.values()];
-      return {
-        final_decision: votes[0]?.category ?? null,
-        total_votes: votes.length,
-        vote_counts: { Approve: votes.length },
-        individual_responses: Object.fromEntries(votes.map((v) => [v.provider, v.category])),
-        decision_id: job.data.decision_id,
-        question: job.data.question,
-      } satisfies DecisionResponse;
-    }, settings("bench-aggregator")),
-  );
-  const requests = createRequestRedis(REDIS_URL, "bench-gateway", 2000);
-  connections.push(requests);
-  const flow = new DecisionFlow(requests, prefix, 1);
-  return {
-    flow,
-    close: async () => {
-      await Promise.all(workers.map((worker) => worker.close()));
-      await flow.close();
-      for (const connection of connections) connection.disconnect();
-    },
-  };
-}
-
-/** One decision as the gateway makes it: listen, enqueue, wait for the outcome. */
-async function decide(flow: DecisionFlow): Promise<void> {
-  const decisionId = randomUUID();
-  const pending = flow.listen(decisionId, 60_000);
-  const job: AggregateJob = {
-    decision_id: decisionId,
-    request_id: null,
-    question,
-    categories,
-    images: [],
-    providers: PROVIDERS,
-    ensemble_mode: "majority_voting",
-    received_at: Date.now(),
-    vote_deadline_at: Date.now() + 30_000,
-    is_authenticated: false,
-    user_id: null,
-    user_email: null,
-    user_ip: "127.0.0.1",
-    api_key_id: null,
-  };
-  try {
-    await flow.enqueue(job);
-  } catch (error) {
-    pending.cancel();
-    throw error;
-  }
-  pending.enqueued();
-  const response = await pending.result;
-  if (response.total_votes !== PROVIDERS.length) throw new Error(`decision ${decisionId}: ${response.total_votes} votes, expected ${PROVIDERS.length}`);
-}
 
 /** The baseline: the same wait for three answers, with no queue in between. */
 const decideDirectly = async (): Promise<void> => {
-  await Promise.all(PROVIDERS.map(() => delay(LATENCY_MS)));
+  await Promise.all(QUEUE_PROVIDERS.map(() => delay(LATENCY_MS)));
 };
 
 interface Measured {
@@ -177,14 +80,14 @@ const line = (label: string, m: Measured) =>
 
 const meterConnection = createRedis(REDIS_URL, "bench-meter");
 const meter = new UsageMeter(meterConnection, () => new Set([prefix]));
-const pipeline = startPipeline();
+const pipeline = startQueuePipeline({ redisUrl: REDIS_URL, prefix, concurrency: CONCURRENCY, latencyMs: LATENCY_MS });
 try {
   await pipeline.flow.ready();
   console.log(`The queue alone: DecisionFlow, ${CONCURRENCY} job slots per provider queue and on the aggregate queue (createWorker's pools), in this process;`);
   console.log(`every vote answers after ${LATENCY_MS} ms (a timer: no model, no HTTP, no store). The baseline waits on the same three timers.`);
-  await closedLoop(WARMUP, CONCURRENCY, () => decide(pipeline.flow));
+  await closedLoop(WARMUP, CONCURRENCY, () => decideThroughQueue(pipeline.flow));
   for (const { concurrency, rampMs } of PHASES) {
-    const queued = await measure(meter, N, concurrency, rampMs, () => decide(pipeline.flow));
+    const queued = await measure(meter, N, concurrency, rampMs, () => decideThroughQueue(pipeline.flow));
     const direct = await measure(meter, N, concurrency, rampMs, decideDirectly);
     const joining = rampMs > 0 ? `the users join over ${rampMs} ms` : "the users start at once";
     console.log(`\nConcurrency ${concurrency} (N=${N} each; ${joining})`);

@@ -8,12 +8,28 @@ import { boolFromEnv, loadEnv, optionalString } from "@sd/config";
 export const VARIANTS = ["one", "split"] as const;
 export type Variant = (typeof VARIANTS)[number];
 
+/**
+ * The parts of a run: "overhead" is the product against the direct baseline (the variants, the /v1
+ * part and the targets of issue 12); "capacity" the product as `npm start` runs it, on its defaults
+ * (capacity-phases.ts).
+ */
+export const PARTS = ["overhead", "capacity"] as const;
+export type Part = (typeof PARTS)[number];
+
 /** The emulator's vendors, as its rules name them, by our provider id. */
 export const VENDOR_OF = { openai: "openai", gemini: "gemini", claude: "anthropic" } as const;
 export type BenchProvider = keyof typeof VENDOR_OF;
 
 /** A whole number from the environment, unset or empty meaning "the default the options derive". */
 const count = (min = 1) => z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(min).optional());
+
+/** A comma-separated choice among `values`, all of them when unset. */
+const someOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z
+    .string()
+    .default(values.join(","))
+    .transform((s) => [...new Set(s.split(",").map((v) => v.trim()).filter(Boolean))])
+    .pipe(z.array(z.enum(values)).min(1));
 
 const BenchEnvSchema = z.object({
   BENCH_N: count(),
@@ -52,11 +68,11 @@ const BenchEnvSchema = z.object({
       }
       return latencies as Record<BenchProvider, number>;
     }),
-  BENCH_VARIANTS: z
-    .string()
-    .default(VARIANTS.join(","))
-    .transform((s) => [...new Set(s.split(",").map((v) => v.trim()).filter(Boolean))])
-    .pipe(z.array(z.enum(VARIANTS)).min(1)),
+  BENCH_PARTS: someOf(PARTS),
+  BENCH_CAPACITY_SECONDS: count(),
+  BENCH_CAPACITY_N: count(),
+  BENCH_CAPACITY_WARMUP_SECONDS: count(0),
+  BENCH_VARIANTS: someOf(VARIANTS),
   BENCH_PROFILE: boolFromEnv(false),
   BENCH_PROFILE_DIR: optionalString,
   /** A redis-server of the benchmark's own (exact command counts and Redis CPU) instead of the one at REDIS_URL. */
@@ -94,6 +110,12 @@ export interface BenchOptions {
   /** Decisions with three images of `mb` MB each, one at a time, through the product and directly (n 0: none). */
   images: { n: number; mb: number };
   variants: Variant[];
+  parts: Part[];
+  /**
+   * Each capacity row measures `seconds` of steady load, or until `n` decisions were sent in it,
+   * whichever comes first, after `warmupSeconds` of the same load (plus the users' ramp) and every user's first answer.
+   */
+  capacity: { seconds: number; n: number; warmupSeconds: number };
   /** Where the saturation phase's CPU profiles go; null when BENCH_PROFILE is off. */
   profileDir: string | null;
   privateRedis: boolean;
@@ -132,6 +154,8 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     earlyQuorum: { n: raw.BENCH_EQ_N ?? 100, latencies: raw.BENCH_EQ_LATENCIES },
     images: { n: raw.BENCH_IMAGES_N ?? 10, mb: raw.BENCH_IMAGE_MB ?? 9 },
     variants: raw.BENCH_VARIANTS,
+    parts: raw.BENCH_PARTS,
+    capacity: { seconds: raw.BENCH_CAPACITY_SECONDS ?? 15, n: raw.BENCH_CAPACITY_N ?? 2000, warmupSeconds: raw.BENCH_CAPACITY_WARMUP_SECONDS ?? 3 },
     profileDir: raw.BENCH_PROFILE ? profileDirectory(raw.BENCH_PROFILE_DIR) : null,
     privateRedis: raw.BENCH_PRIVATE_REDIS,
     redisUrl: raw.REDIS_URL,

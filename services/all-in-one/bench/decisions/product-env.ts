@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { testEnv } from "../../src/testing/env";
+import { testDataDir } from "../../src/testing/leftovers";
 import type { BenchOptions } from "./options";
 
 /** Limits far above anything a run sends, so a limit is never what is measured. */
@@ -50,4 +51,21 @@ export function describeProductEnv(options: BenchOptions): string {
     `NODE_ENV=production, LOG_LEVEL=${options.logLevel}, ${TEST_SHORTENINGS.join("/")} at the product's defaults, ` +
     `WORKER_CONCURRENCY=AGGREGATOR_CONCURRENCY=${options.workerConcurrency}, provider timeouts 20 s, rate limits and quotas ${UNLIMITED}`
   );
+}
+
+/**
+ * The capacity part's product: started as `npm start` starts it for a user (no API key, so its
+ * built-in emulator answers; NODE_ENV, LOG_LEVEL, concurrency and limits at their defaults), with
+ * only what a load test must change: the per-IP limits (one load generator is one IP), a Redis
+ * prefix and data directory of its own, and the simulated models' latency. startDeployment adds a PORT.
+ */
+export function userStartEnv(options: BenchOptions, simulatedLatencyMs: number): Record<string, string> {
+  return {
+    RATE_LIMIT_PER_MINUTE: UNLIMITED,
+    RATE_LIMIT_MB_PER_MINUTE: UNLIMITED,
+    QUEUE_PREFIX: `sdbench-${randomUUID().slice(0, 8)}`,
+    DATA_DIR: testDataDir(),
+    SIMULATED_LATENCY_MS: String(simulatedLatencyMs),
+    REDIS_URL: options.redisUrl,
+  };
 }

@@ -10,11 +10,11 @@ export const VARIANT_TITLES: Record<Variant, string> = {
   split: "split: one gateway, one provider-worker and one aggregator process",
 };
 
-const ms = (v: number, digits = 0) => (Number.isFinite(v) ? `${v.toFixed(digits)} ms` : "n/a");
+export const ms = (v: number, digits = 0) => (Number.isFinite(v) ? `${v.toFixed(digits)} ms` : "n/a");
 const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "n/a");
-const signedMs = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(1)} ms` : "n/a");
-const row = (label: string, width: number, cells: string[], cellWidth = 12) => `  ${label.padEnd(width)}${cells.map((c) => c.padStart(cellWidth)).join("")}`;
-const errorsOf = (record: PhaseRecord) => (record.errors === 0 ? "0" : `${record.errors} (e.g. ${record.errorSamples[0]})`);
+export const signedMs = (v: number) => (Number.isFinite(v) ? `${v >= 0 ? "+" : "-"}${Math.abs(v).toFixed(1)} ms` : "n/a");
+export const row = (label: string, width: number, cells: string[], cellWidth = 12) => `  ${label.padEnd(width)}${cells.map((c) => c.padStart(cellWidth)).join("")}`;
+export const errorsOf = (record: PhaseRecord) => (record.errors === 0 ? "0" : `${record.errors} (e.g. ${record.errorSamples[0]})`);
 
 /** `value` of a run's usage (e.g. one group's CPU ms) per decision answered. */
 const perDecision = (run: MeteredRun, value: (usage: UsageDelta) => number) => value(run.usage) / Math.max(1, run.record.answered.length);
@@ -101,7 +101,7 @@ function roundFigures({ latency, saturation }: { latency: ComparedRuns; saturati
 const mostStolen = (phases: readonly ComparedRuns[]): number =>
   Math.max(...phases.flatMap((runs) => [runs.pipeline, runs.baseline]).map((run) => run.usage.host?.steal ?? Number.NaN));
 
-const percent = (share: number) => (Number.isFinite(share) ? `${(100 * share).toFixed(0)}%` : "n/a");
+export const percent = (share: number) => (Number.isFinite(share) ? `${(100 * share).toFixed(0)}%` : "n/a");
 
 /** Every round's figures, the first round first. */
 const rounds = (result: VariantResult): RoundFigures[] => [result, ...result.moreRounds].map(roundFigures);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Redis } from "@sd/queue";
 
 /** Who a measured process is, for the CPU table. */
@@ -32,6 +32,37 @@ export function processCpuMs(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** The parent process id in /proc/<pid>/stat (null once it is gone or off Linux). */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[4 - 3]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `processes` and every process they started, and those started, with their group and their
+ * label's "(forked)": a product that forks its workers spends CPU there too, which the parent's
+ * /proc/<pid>/stat does not count until it reaps them. Empty of descendants off Linux.
+ */
+export function withDescendants(processes: readonly MeteredProcess[]): MeteredProcess[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [...processes];
+  }
+  const parents = new Map(entries.filter((name) => /^\d+$/.test(name)).map((name) => [Number(name), parentOf(Number(name))]));
+  const found: MeteredProcess[] = [...processes];
+  for (let i = 0; i < found.length; i++) {
+    const { pid, group, label } = found[i]!;
+    for (const [child, parent] of parents) if (parent === pid) found.push({ pid: child, group, label: label.endsWith("(forked)") ? label : `${label} (forked)` });
+  }
+  return found;
 }
 
 /** Read and write system calls a process has made so far (sockets and files alike). */
@@ -229,6 +260,28 @@ function hostSharesBetween(before: HostTicks | null, after: HostTicks | null): H
 
 /** Sum of a group's CPU ms over its processes. */
 export const groupCpuMs = (delta: UsageDelta, group: ProcessGroup): number => [...delta.cpu[group].values()].reduce((a, b) => a + b, 0);
+
+/**
+ * Readings at two moments the caller picks, such as a window inside a longer run (`metered` reads
+ * around a whole phase). A reading that fails is reported by `usage`, not as an unhandled rejection.
+ */
+export function meterWindow(meter: UsageMeter, processes: readonly MeteredProcess[]): { opened(): void; closed(): void; usage(): Promise<UsageDelta> } {
+  const read = () => {
+    const reading = meter.snapshot(processes);
+    reading.catch(() => undefined);
+    return reading;
+  };
+  let before: Promise<UsageSnapshot> | null = null;
+  let after: Promise<UsageSnapshot> | null = null;
+  return {
+    opened: () => void (before = read()),
+    closed: () => void (after = read()),
+    async usage() {
+      if (before === null || after === null) throw new Error("the metered window never opened and closed");
+      return usageBetween(await before, await after, processes);
+    },
+  };
+}
 
 /** Runs `phase` between two readings. */
 export async function metered<T>(meter: UsageMeter, processes: readonly MeteredProcess[], phase: () => Promise<T>): Promise<{ result: T; usage: UsageDelta }> {

@@ -51,7 +51,7 @@ export interface VariantResult {
 }
 
 /** Runs `run` with a client pool of its own (a phase's pool is not reused: the server may close its idle sockets meanwhile). */
-async function withClient<T>(origin: string, sockets: number, run: (client: LoadClient) => Promise<T>): Promise<T> {
+export async function withClient<T>(origin: string, sockets: number, run: (client: LoadClient) => Promise<T>): Promise<T> {
   const client = new LoadClient(origin, sockets);
   try {
     return await run(client);
@@ -61,7 +61,7 @@ async function withClient<T>(origin: string, sockets: number, run: (client: Load
 }
 
 /** The last warnings and errors each process logged, to say why a phase failed. */
-function loggedTrouble(processes: readonly BenchProcess[], perProcess = 10): string {
+export function loggedTrouble(processes: readonly BenchProcess[], perProcess = 10): string {
   const warn = logLevelNumber("warn");
   return processes
     .map((p) => {
@@ -73,16 +73,17 @@ function loggedTrouble(processes: readonly BenchProcess[], perProcess = 10): str
 
 /**
  * Decisions before measuring, so connections, JIT and queues are warm; the first failure stops the
- * run, with what the processes of `deployment` logged (warnings and errors) to say why.
+ * run, with what the processes of `deployment` logged (warnings and errors) to say why. Returns
+ * what the warm-up saw (null when `load.count` is 0).
  */
 export async function warmUp(
   deployment: { url: string; processes: readonly BenchProcess[] },
   load: Omit<DecisionLoad, "send">,
   send: (client: LoadClient) => DecisionLoad["send"],
-): Promise<void> {
-  if (load.count === 0) return;
+): Promise<PhaseRecord | null> {
+  if (load.count === 0) return null;
   const { url, processes } = deployment;
-  await withClient(url, load.concurrency, (client) => measureDecisions({ ...load, send: send(client), failFast: true })).catch((error: unknown) => {
+  return withClient(url, load.concurrency, (client) => measureDecisions({ ...load, send: send(client), failFast: true })).catch((error: unknown) => {
     throw new Error(`warm-up failed at ${url}: ${error instanceof Error ? error.message : String(error)}\n${loggedTrouble(processes)}`);
   });
 }
