@@ -8,3 +8,8 @@ import { QueueKeys } from "bullmq";
 export function waitingJobsKey(prefix: string, queueName: string): string {
   return new QueueKeys(prefix).getKeys(queueName).wait!;
 }
+
+/** The Redis list of a queue's running jobs (`<prefix>:<queue>:active`), for the same autoscaler. */
+export function activeJobsKey(prefix: string, queueName: string): string {
+  return new QueueKeys(prefix).getKeys(queueName).active!;
+}

@@ -6,7 +6,7 @@ import { parseAllDocuments } from "yaml";
 import { aggregatorEnv, gatewayEnv, loadEnv, SECRET_VARIABLES, secretVariables, workerEnv } from "@sd/config";
 import { voteQueueName } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
-import { waitingJobsKey } from "@sd/queue";
+import { activeJobsKey, waitingJobsKey } from "@sd/queue";
 import { closeServer, startHealthServer } from "@sd/runtime";
 import { registry } from "@sd/telemetry";
 import { clusterSettings, GENERATED_FILES, renderScaledObjects } from "../../../k8s/generate";
@@ -172,16 +172,27 @@ describe("probes and metrics against the running code", () => {
 describe("KEDA triggers", () => {
   const { prefix, providers, redisAddress } = clusterSettings(configMapText);
   const triggers = (name: string) =>
-    named("ScaledObject", name).spec.triggers as { type: string; metricType?: string; metadata: { address?: string; listName?: string; value?: string } }[];
+    named("ScaledObject", name).spec.triggers as { type: string; metricType?: string; metadata: { address?: string; listName?: string; listLength?: string; value?: string } }[];
+
+  /** Each provider queue's list of the kind `key` names (running or waiting jobs). */
+  const lists = (key: (prefix: string, queue: string) => string) => providers.map((p) => key(prefix, voteQueueName(p)));
 
   it("are the files k8s/generate.ts writes from the ConfigMap (run `npx tsx k8s/generate.ts` after editing it)", () => {
     const rendered = renderScaledObjects(configMapText);
     for (const file of GENERATED_FILES) expect(readFileSync(join(K8S, file), "utf8"), file).toBe(rendered[file]);
   });
 
-  it("watch the wait list of each queue a worker consumes, under QUEUE_PREFIX, on the ConfigMap's Redis", () => {
-    expect(triggers("provider-worker").map((t) => t.metadata.listName).sort()).toEqual(providers.map((p) => waitingJobsKey(prefix, voteQueueName(p))).sort());
+  it("watch the running and waiting calls of each queue a worker consumes, under QUEUE_PREFIX, on the ConfigMap's Redis", () => {
+    expect(triggers("provider-worker").map((t) => t.metadata.listName).sort()).toEqual([...lists(activeJobsKey), ...lists(waitingJobsKey)].sort());
     for (const t of triggers("provider-worker")) expect([t.type, t.metadata.address]).toEqual(["redis", redisAddress]);
+  });
+
+  it("add a worker pod when three quarters of its WORKER_CONCURRENCY slots are busy, or a pod's worth of calls waits", () => {
+    const slots = loadEnv(workerEnv, containerEnv(named("Deployment", "provider-worker"))).WORKER_CONCURRENCY;
+    const target = (key: (prefix: string, queue: string) => string) =>
+      new Set(triggers("provider-worker").filter((t) => lists(key).includes(t.metadata.listName!)).map((t) => t.metadata.listLength));
+    expect(target(activeJobsKey)).toEqual(new Set([String(Math.ceil(slots * 0.75))]));
+    expect(target(waitingJobsKey)).toEqual(new Set([String(slots)]));
   });
 
   it("scale the aggregator on CPU: its prioritized jobs are in no list (KEDA's Redis scaler reads lists only)", () => {
