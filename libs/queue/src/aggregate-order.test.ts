@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { voteQueueName, voteWithoutAnswer, type AggregateJob, type Vote, type VoteJob } from "@sd/contracts";
+import { voteQueueName, voteWithoutAnswer, type Vote, type VoteJob } from "@sd/contracts";
+import { aggregateJob } from "./aggregate-job.fixture";
 import { DecisionFlow } from "./decision-flow";
 import { createAggregateWorker } from "./decision-outcomes";
 import { createRedis, deleteDeploymentKeys } from "./redis";
@@ -14,22 +15,6 @@ afterAll(async () => {
   await flow.close();
   await deleteDeploymentKeys(redis, prefix);
   redis.disconnect();
-});
-
-const decision = (decisionId: string, n: number): AggregateJob => ({
-  decision_id: decisionId,
-  request_id: null,
-  question: `Question ${n}?`,
-  categories: ["Yes", "No"],
-  images: [],
-  providers: ["openai"],
-  ensemble_mode: "majority_voting",
-  received_at: Date.now(),
-  is_authenticated: false,
-  user_id: null,
-  user_email: null,
-  user_ip: null,
-  api_key_id: null,
 });
 
 /** For each decision, how many decisions that became ready after it were aggregated before it. */
@@ -53,7 +38,7 @@ describe("the aggregate stage under a backlog", () => {
         if (readyOrder.length === count) void votes.close().then(resolve);
       });
     });
-    for (const [n, id] of ids.entries()) await flow.enqueue(decision(id, n));
+    for (const [n, id] of ids.entries()) await flow.enqueue(aggregateJob({ decision_id: id, question: `Question ${n}?`, providers: ["openai"] }));
     // The backlog: every decision is ready before the aggregate stage takes any.
     await allVoted;
 

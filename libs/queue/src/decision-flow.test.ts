@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { Job, Queue, UnrecoverableError } from "bullmq";
 import type { AggregateJob, DecisionResponse } from "@sd/contracts";
+import { aggregateJob } from "./aggregate-job.fixture";
 import { DecisionFlow, DecisionLostError, DecisionTimeoutError } from "./decision-flow";
 import { createRedis, createRequestRedis, deleteDeploymentKeys } from "./redis";
 import { createAggregateWorker } from "./decision-outcomes";
@@ -47,21 +48,9 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-const decision = (decisionId: string): AggregateJob => ({
-  decision_id: decisionId,
-  request_id: null,
-  question: "Ship it?",
-  categories: ["Yes", "No"],
-  images: [],
-  providers: [],
-  ensemble_mode: "majority_voting",
-  received_at: Date.now(),
-  is_authenticated: true,
-  user_id: "user-1",
-  user_email: "user@example.com",
-  user_ip: null,
-  api_key_id: "key-1",
-});
+/** A signed-in user's decision made with an API key (the lookups report both). */
+const decision = (decisionId: string): AggregateJob =>
+  aggregateJob({ decision_id: decisionId, is_authenticated: true, user_id: "user-1", user_email: "user@example.com", api_key_id: "key-1" });
 
 const response = (decisionId: string): DecisionResponse => ({
   final_decision: "Yes",

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import type { AggregateJob } from "@sd/contracts";
+import { aggregateJob } from "./aggregate-job.fixture";
 import { DecisionFlow } from "./decision-flow";
 import { createAggregateWorker } from "./decision-outcomes";
 import { createRedis, deleteDeploymentKeys } from "./redis";
@@ -11,22 +11,6 @@ const prefix = `sdtest-outcomes-${randomUUID().slice(0, 8)}`;
 afterAll(async () => {
   await deleteDeploymentKeys(redis, prefix);
   redis.disconnect();
-});
-
-const decision = (decisionId: string): AggregateJob => ({
-  decision_id: decisionId,
-  request_id: null,
-  question: "Ship it?",
-  categories: ["Yes", "No"],
-  images: [],
-  providers: [],
-  ensemble_mode: "majority_voting",
-  received_at: Date.now(),
-  is_authenticated: false,
-  user_id: null,
-  user_email: null,
-  user_ip: null,
-  api_key_id: null,
 });
 
 describe("a decision's outcome in the process that wrote it", () => {
@@ -43,7 +27,7 @@ describe("a decision's outcome in the process that wrote it", () => {
       await flow.ready();
       const id = randomUUID();
       const pending = flow.listen(id, 10_000);
-      await flow.enqueue(decision(id));
+      await flow.enqueue(aggregateJob({ decision_id: id }));
       pending.enqueued();
       await expect(pending.result).resolves.toMatchObject({ decision_id: id, final_decision: "Yes" });
     } finally {

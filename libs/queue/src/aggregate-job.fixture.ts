@@ -1,0 +1,22 @@
+import { randomUUID } from "node:crypto";
+import type { AggregateJob } from "@sd/contracts";
+
+/** A decision as the gateway enqueues it, for this library's tests: anonymous, no panel unless `overrides` name one. */
+export function aggregateJob(overrides: Partial<AggregateJob> = {}): AggregateJob {
+  return {
+    decision_id: randomUUID(),
+    request_id: null,
+    question: "Ship it?",
+    categories: ["Yes", "No"],
+    images: [],
+    providers: [],
+    ensemble_mode: "majority_voting",
+    received_at: Date.now(),
+    is_authenticated: false,
+    user_id: null,
+    user_email: null,
+    user_ip: null,
+    api_key_id: null,
+    ...overrides,
+  };
+}
