@@ -14,6 +14,7 @@ import { startEmulator } from "@sd/provider-emulator";
 import {
   allInOneKilled,
   faultTable,
+  forkedWorkerKilled,
   memoryTable,
   oneModelFailing,
   redisMemory,
@@ -27,7 +28,7 @@ import {
 
 const SIZE = Number(process.env.CHAOS_SIZE ?? 1000);
 /** Letters of the drills to run (e.g. `a,b,g`); all by default. */
-const ONLY = new Set((process.env.CHAOS_DRILLS ?? "a,b,c,d,e,f,g").split(",").map((letter) => letter.trim()));
+const ONLY = new Set((process.env.CHAOS_DRILLS ?? "a,b,c,d,e,f,g,h").split(",").map((letter) => letter.trim()));
 const MEMORY_DECISIONS = Number(process.env.CHAOS_MEMORY_DECISIONS ?? 100);
 /** "After" more than this above "before" means images or jobs stayed in Redis. */
 const MEMORY_SLACK_BYTES = 5 * 1024 * 1024;
@@ -39,6 +40,7 @@ const DRILLS: [string, (drill: DrillContext, size: number) => Promise<FaultRow |
   ["d. Redis without persistence SIGKILLed", (drill, size) => redisRestarted(drill, size, false)],
   ["e. one model failing", oneModelFailing],
   ["f. SIGTERM under load", sigtermUnderLoad],
+  ["h. forked worker SIGKILLed", forkedWorkerKilled],
 ];
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

@@ -17,15 +17,16 @@ export function faultTiming(size: number): FaultTiming {
  * `testEnv` for a fault drill of `size` decisions (pass REDIS_URL: the drills run on a private
  * redis-server): its own QUEUE_PREFIX and DATA_DIR, limits that
  * never refuse the drill's own load, enough workers that the decisions are in flight together (in a
- * worker process an all-in-one one forks, as `npm start` runs), and
- * REDIS_COMMAND_TIMEOUT_MS short so a hung Redis is noticed within a second.
+ * worker process an all-in-one one forks, as `npm start` runs). REDIS_COMMAND_TIMEOUT_MS stays at the
+ * product's default: no drill hangs Redis, and a burst of 1,000 decisions keeps a busy Redis
+ * answering the request path for more than a second (its clients were then told "temporarily
+ * unavailable", which the drills count as not reaching a model).
  */
 export function faultEnv(emulatorUrl: string, size: number, overrides: Record<string, string> = {}): Record<string, string> {
   const timing = faultTiming(size);
   return testEnv(emulatorUrl, {
     RATE_LIMIT_PER_MINUTE: "1000000",
     RATE_LIMIT_MB_PER_MINUTE: "100000",
-    REDIS_COMMAND_TIMEOUT_MS: "1000",
     DECISION_TIMEOUT_MS: String(timing.decisionTimeoutMs),
     VOTE_DEADLINE_MS: String(timing.voteDeadlineMs),
     // Every decision's votes are asked at once: none waits in a queue behind the others.
