@@ -205,7 +205,12 @@ export type WorkerEnv = z.infer<typeof workerEnv>;
 
 export const aggregatorEnv = commonEnv.extend(storeEnv.shape).extend({
   ...healthPort,
-  AGGREGATOR_CONCURRENCY: intFromEnv(8, 1),
+  /**
+   * Decisions tallied and written at once in this process. Writing waits on the store (the embedded
+   * store's journal flush, MongoDB's round trip) and concurrent writes share a flush, so this stage
+   * is sized for waiting too, not for the process's CPU.
+   */
+  AGGREGATOR_CONCURRENCY: intFromEnv(64, 1),
   JOB_LOCK_MS: intFromEnv(30_000, 1000),
 });
 export type AggregatorEnv = z.infer<typeof aggregatorEnv>;

@@ -283,7 +283,7 @@ describe("admin system health from measured facts", () => {
     const oneDown = await health();
     expect(oneDown.status).toBe("critical");
     expect(oneDown.health_checks.workers).toMatchObject({ status: "critical", value: 1 });
-    expect(oneDown.health_checks.workers?.message).toMatch(/^No live worker for vote-claude \(vote-openai: 4, vote-gemini: 4, vote-claude: 0, decision-aggregate: 1\)$/);
+    expect(oneDown.health_checks.workers?.message).toMatch(/^No live worker for vote-claude \(vote-openai: 4, vote-gemini: 4, vote-claude: 0, decision-aggregate: 3\)$/);
     void most;
   });
 
