@@ -52,12 +52,13 @@ describe("the known providers", () => {
     expect(() => providerFromEnv("deepseek", { DEEPSEEK_STRUCTURED_OUTPUT: "xml" })).toThrow(/^DEEPSEEK_STRUCTURED_OUTPUT: set it to one of json_schema, json_object/);
   });
 
-  it("take a requests-per-minute limit from <ID>_RPM, none when unset, and refuse one that is not a positive whole number", () => {
-    const [openai, claude] = providersFromEnv(["openai", "claude"], { OPENAI_API_KEY: "sk-test", OPENAI_RPM: "500" });
-    expect(openai).toMatchObject({ rpm: 500, simulated: false });
-    expect(claude).toMatchObject({ rpm: null, simulated: true });
+  it("take requests and tokens per minute from <ID>_RPM and <ID>_TPM, none when unset, and refuse one that is not a positive whole number", () => {
+    const [openai, claude] = providersFromEnv(["openai", "claude"], { OPENAI_API_KEY: "sk-test", OPENAI_RPM: "500", OPENAI_TPM: "30000" });
+    expect(openai).toMatchObject({ rpm: 500, tpm: 30_000, simulated: false });
+    expect(claude).toMatchObject({ rpm: null, tpm: null, simulated: true });
     for (const bad of ["0", "-5", "12.5", "lots"]) {
       expect(() => providerFromEnv("gemini", { GEMINI_RPM: bad }), bad).toThrow(/^GEMINI_RPM: /);
+      expect(() => providerFromEnv("gemini", { GEMINI_TPM: bad }), bad).toThrow(/^GEMINI_TPM: /);
     }
   });
 

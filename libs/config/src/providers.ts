@@ -8,7 +8,7 @@ const KNOWN: Readonly<Record<string, ProviderDefaults>> = KNOWN_PROVIDERS;
 
 /**
  * Builds one provider's settings from `<ID>_API_KEY`, `<ID>_MODEL`, `<ID>_BASE_URL`, `<ID>_VENDOR`,
- * `<ID>_LABEL`, `<ID>_WEIGHT`, `<ID>_TIMEOUT_MS`, `<ID>_RPM`, `<ID>_STRUCTURED_OUTPUT` (OpenAI-compatible
+ * `<ID>_LABEL`, `<ID>_WEIGHT`, `<ID>_TIMEOUT_MS`, `<ID>_RPM`, `<ID>_TPM`, `<ID>_STRUCTURED_OUTPUT` (OpenAI-compatible
  * vendors) and its price from the table in `./prices`, or
  * `<ID>_PRICE_INPUT_PER_MTOK` / `<ID>_PRICE_OUTPUT_PER_MTOK`. A provider without an API key is
  * simulated: the provider emulator answers it, every answer says so, and it costs nothing.
@@ -55,6 +55,7 @@ export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process
     timeoutMs: number("TIMEOUT_MS", 20_000, z.number().int().min(100)),
     // No default: vendors' limits depend on the account's tier, and a wrong guess either throttles or does not protect.
     rpm: read("RPM") === undefined ? null : number("RPM", 0, z.number().int().positive()),
+    tpm: read("TPM") === undefined ? null : number("TPM", 0, z.number().int().positive()),
     simulated: apiKey === undefined,
     price: priceFromEnv(id, model, env),
   };

@@ -94,7 +94,7 @@ export type HealthCheck = z.infer<typeof HealthCheckSchema>;
  * System health (specification section 3). `health_checks` holds `database` and `activity` (the
  * specification's two) plus the measured facts behind the status: `redis`, `workers` (live workers
  * per provider queue), `queue_backlog`, `queue_age` (oldest waiting job), `rate_limits` (providers
- * whose queue is paused by the vendor's Retry-After or at its requests per minute) and `error_rate`.
+ * whose queue is paused by the vendor's Retry-After or its spent tokens per minute, or at its requests per minute) and `error_rate`.
  * The overall status is the worst check's.
  */
 export const SystemHealthSchema = z.object({

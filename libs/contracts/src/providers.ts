@@ -93,6 +93,11 @@ export interface ProviderConfig {
    * (`<ID>_RPM`, the vendor key's limit); null sets none, and only the vendor's 429s slow it down.
    */
   rpm: number | null;
+  /**
+   * Tokens per minute the provider's calls may use, shared by every worker process (`<ID>_TPM`, the
+   * vendor key's token limit); null sets none.
+   */
+  tpm: number | null;
   /** True when answered by the provider emulator because no API key is configured. */
   simulated: boolean;
   /**
@@ -118,6 +123,7 @@ export const ProviderConfigSchema = z.object({
   accuracy: z.number().nullable().optional(),
   timeoutMs: z.number(),
   rpm: z.number().nullable(),
+  tpm: z.number().nullable(),
   simulated: z.boolean(),
   price: z.object({ inputUsdPerMTok: z.number(), outputUsdPerMTok: z.number() }).nullable(),
 }) satisfies z.ZodType<ProviderConfig>;

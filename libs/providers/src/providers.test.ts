@@ -186,6 +186,7 @@ describe("createProvider", () => {
       simulated: false,
       price: null,
       rpm: null,
+      tpm: null,
     });
     const answer = await provider.vote({ question: "Tabs?", categories: ["Tabs", "Spaces"], images: [] });
     expect(["Tabs", "Spaces"]).toContain(answer.category);

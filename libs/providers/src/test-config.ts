@@ -19,6 +19,7 @@ export function emulatedProviderConfig(
     simulated: true,
     price: null,
     rpm: null,
+    tpm: null,
     ...overrides,
   };
 }

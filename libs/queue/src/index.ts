@@ -9,6 +9,7 @@ export * from "./quorum-board";
 export * from "./image-stash";
 export * from "./workers";
 export { MINUTE_MS, NO_RATE_LIMIT, QueueRateLimited, perMinute, type RateLimit, type RateLimitState } from "./rate-limit";
+export { TokenBudget } from "./token-budget";
 export * from "./queue-depth";
 export { Job, UnrecoverableError } from "bullmq";
 export type { Redis } from "ioredis";

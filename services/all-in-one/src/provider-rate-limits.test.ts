@@ -76,7 +76,7 @@ describe("a vendor's 429 with Retry-After", () => {
     await expect.poll(async () => (await client.health()).health_checks.rate_limits?.status).toBe("warning");
     const meanwhile = (await client.health()).health_checks.rate_limits;
     expect(meanwhile).toMatchObject({ status: "warning", value: 1 });
-    expect(meanwhile?.message).toMatch(/^Rate-limited: openai paused by the vendor's Retry-After for [12] s more$/);
+    expect(meanwhile?.message).toMatch(/^Rate-limited: openai paused \(the vendor's Retry-After, or its <ID>_TPM spent\) for [12] s more$/);
     // A decision made during the pause: its OpenAI vote waits in the queue, its other votes do not.
     const [decided, decidedDuring] = await Promise.all([firstDecision, client.decide(during)]);
 
@@ -111,5 +111,30 @@ describe("<ID>_RPM", () => {
     const full = (await client.health()).health_checks.rate_limits;
     expect(full).toMatchObject({ status: "warning", value: 1 });
     expect(full?.message).toMatch(/^Rate-limited: openai used up its 2 requests per minute, \d+ s left in the window$/);
+  });
+});
+
+describe("<ID>_TPM", () => {
+  const TPM = 60_000;
+  const stack = useStackWithMail(emulator, { ADMIN_EMAILS: ADMIN_EMAIL, OPENAI_TPM: String(TPM) });
+  const client = clientOf(stack);
+
+  it("charges the provider's shared token budget what each call reported using", async () => {
+    emulator.addRules({ respond: { kind: "answer", category: "Ship" } });
+    const decided = await client.decide(`tpm-${randomUUID()}`);
+    const redis = createRedis(stack.vars.REDIS_URL!, "provider-tpm-test");
+    try {
+      const key = `${stack.vars.QUEUE_PREFIX}:${voteQueueName("openai")}:${voteJobId(decided.decision_id, "openai")}`;
+      const vote = JSON.parse((await redis.hget(key, "returnvalue"))!) as Vote;
+      const used = vote.usage!.input_tokens + vote.usage!.output_tokens;
+      expect(used).toBeGreaterThan(0);
+      // The estimate taken before the call was settled to the reported use once it answered; the
+      // budget refills at 1,000 tokens a second, so it may have regained what the call's time allows.
+      const left = Number(await redis.hget(`${stack.vars.QUEUE_PREFIX}:token-budget:openai`, "tokens"));
+      expect(left).toBeGreaterThanOrEqual(TPM - used);
+      expect(left).toBeLessThanOrEqual(TPM - used + (vote.latency_ms + 100) * (TPM / 60_000));
+    } finally {
+      redis.disconnect();
+    }
   });
 });

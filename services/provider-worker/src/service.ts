@@ -2,7 +2,7 @@ import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd
 import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { ImageStash, QuorumBoard, createRedis, createWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
+import { ImageStash, TokenBudget, QuorumBoard, createRedis, createWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 import { WorkerQuorum } from "./early-quorum";
 import { createVoteProcessor } from "./vote-processor";
@@ -18,6 +18,7 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   const connection = createRedis(env.REDIS_URL, "provider-worker");
   const live = new LiveEvents(connection, env.QUEUE_PREFIX);
   const images = new ImageStash(connection, env.QUEUE_PREFIX);
+  const tokenBudget = new TokenBudget(connection, env.QUEUE_PREFIX);
   for (const config of providers) {
     if (config.price !== null || config.simulated) continue;
     // Said once, at start: the votes themselves just record 0.
@@ -34,7 +35,7 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   const workers: WorkerPool<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createWorker<VoteJob, Vote>(
       voteQueueName(config.id),
-      createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id }), backoff, quorum),
+      createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id }), backoff, quorum, tokenBudget),
       {
         connection,
         prefix: env.QUEUE_PREFIX,

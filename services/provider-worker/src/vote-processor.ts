@@ -5,6 +5,7 @@ import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd
 import {
   ImageExpiredError,
   QueueRateLimited,
+  type TokenBudget,
   VOTE_BACKOFF_TYPE,
   VOTE_DEADLINE_ERRORS,
   VoteRetry,
@@ -48,8 +49,10 @@ export function createVoteProcessor(
   backoff: ReturnType<typeof voteBackoff>,
   /** Early quorum: skips or cancels a vote once its decision is settled without it. */
   quorum: WorkerQuorum,
+  /** The provider's tokens per minute (`<ID>_TPM`), shared with every worker; unused without a limit. */
+  tokenBudget: TokenBudget,
 ) {
-  const { id, weight } = provider.config;
+  const { id, weight, tpm } = provider.config;
   /** One call to the model: a vote (with its peers' answers in a gossip round) or, for a judge job, the verdict. */
   const callModel = (data: VoteJob, pictures: string[], signal: AbortSignal | undefined) => {
     const base = { question: data.question, categories: data.categories, images: pictures };
@@ -119,6 +122,16 @@ export function createVoteProcessor(
         ...(round === undefined ? {} : { round }),
       });
     const ask = async (pictures: string[]): Promise<Vote> => {
+      const estimate = tpm === null ? 0 : estimatedTokens(data, pictures.length);
+      if (tpm !== null) {
+        const waitMs = await tokenBudget.take(id, tpm, estimate);
+        if (waitMs > 0) return outOfTokens(waitMs);
+      }
+      /** Charges the call what it really used, once it says (an estimate was taken before it). */
+      const settleTokens = (usage: TokenUsage | null) => {
+        if (tpm === null || usage === null) return;
+        tokenBudget.correct(id, tpm, usage.input_tokens + usage.output_tokens - estimate).catch(() => undefined);
+      };
       started = performance.now(); // the model's latency, not Redis's
       // The SDK's own timeout may end the attempt sooner; the deadline ends it at the latest.
       const left = msUntilDeadline(data.vote_deadline_at);
@@ -127,6 +140,7 @@ export function createVoteProcessor(
       const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
       try {
         const answer = await callModel(data, pictures, signal);
+        settleTokens(answer.usage);
         voteDuration.observe({ provider: id, outcome: "success" }, elapsed() / 1000);
         return {
           provider: id,
@@ -148,6 +162,7 @@ export function createVoteProcessor(
         // Early quorum settled the decision without this vote: its call was cancelled, nothing to count or retry.
         if (cancelled?.aborted) return skippedVote(elapsed(), attempt);
         const error = asProviderError(caught);
+        settleTokens(error.usage);
         voteDuration.observe({ provider: id, outcome: "error" }, elapsed() / 1000);
         voteErrors.inc({ provider: id, kind: error.kind });
         if (cut?.aborted) {
@@ -183,6 +198,16 @@ export function createVoteProcessor(
         return failed(error.message, error.raw, error.usage);
       }
     };
+    /** The provider's tokens for this minute are spent: the queue pauses for every worker until they are back, unless that is past the deadline. */
+    const outOfTokens = (waitMs: number): Vote => {
+      const pause = { provider: id, decision_id: data.decision_id, attempt, pause_ms: waitMs };
+      if (waitMs < msUntilDeadline(data.vote_deadline_at)) {
+        logger.warn(pause, "tokens per minute spent: the provider's queue pauses until they are back");
+        throw new QueueRateLimited(waitMs);
+      }
+      logger.warn(pause, "tokens per minute spent past this vote's deadline: the vote is an error");
+      return failed(VOTE_DEADLINE_ERRORS.rateLimited, null, null);
+    };
     const notAsked = (): Vote => {
       voteErrors.inc({ provider: id, kind: "deadline" });
       logger.warn({ provider: id, decision_id: data.decision_id, attempt }, "vote not asked: its deadline has passed");
@@ -205,4 +230,18 @@ export function createVoteProcessor(
           );
     return vote;
   }
+}
+
+/** Characters per token, roughly, in the vendors' tokenizers for English text. */
+const CHARACTERS_PER_TOKEN = 4;
+/** What an image is taken to cost before the answer tells (the vendors charge about 250 to 1,600). */
+const TOKENS_PER_IMAGE = 1000;
+/** Room for the answer: a category, a one-sentence reason and a confidence in JSON. */
+const ANSWER_TOKENS = 200;
+
+/** The tokens a call is taken to use until its answer reports them: its texts, its images and the answer's room. */
+export function estimatedTokens(data: VoteJob, images: number): number {
+  const texts = [data.question, ...data.categories, ...(data.peers ?? []).map((p) => p.reason ?? ""), ...(data.panel_answers ?? []).map((a) => a.reason ?? "")];
+  const characters = texts.reduce((sum, text) => sum + text.length, 0);
+  return Math.ceil(characters / CHARACTERS_PER_TOKEN) + images * TOKENS_PER_IMAGE + ANSWER_TOKENS;
 }

@@ -12,7 +12,7 @@ import type { HealthFigures, Store } from "@sd/store";
  * - queue_age: how long the oldest waiting job has waited; warning over AGE_WARNING_MS, critical over AGE_CRITICAL_MS
  *   (a decision waits DECISION_TIMEOUT_MS at most, so jobs this old are not being served).
  * - rate_limits: warning while a provider's vote queue starts no job because of its rate limiter: paused
- *   by the vendor's 429 with Retry-After, or its `<ID>_RPM` used up for this minute. Votes wait
+ *   by the vendor's 429 with Retry-After or its `<ID>_TPM` spent, or its `<ID>_RPM` used up for this minute. Votes wait
  *   rather than fail, so it is never critical; a long pause shows in queue_age and error_rate.
  * - error_rate: decisions with a model error in the period; warning from ERROR_RATE_WARNING %, critical from
  *   ERROR_RATE_CRITICAL % (healthy with no decision).
@@ -58,7 +58,7 @@ function rateLimitCheck(providers: readonly string[], queues: Record<string, Que
   const described = held.map(([provider, state]) => {
     const seconds = Math.ceil(state.msLeft / 1000);
     return state.cause === "paused"
-      ? `${provider} paused by the vendor's Retry-After for ${seconds} s more`
+      ? `${provider} paused (the vendor's Retry-After, or its <ID>_TPM spent) for ${seconds} s more`
       : `${provider} used up its ${state.max} requests per minute, ${seconds} s left in the window`;
   });
   return { status: "warning", value: held.length, message: `Rate-limited: ${described.join("; ")}` };

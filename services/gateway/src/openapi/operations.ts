@@ -920,7 +920,7 @@ const adminOperations: DocumentedOperation[] = [
     operationId: "adminSystemHealth",
     summary: "System health from measured facts",
     description:
-      "Each check (database, redis, workers, queue_backlog, queue_age, rate_limits, error_rate, activity) with its status, measured value and message; the overall status is the worst check's. rate_limits warns while a provider's vote queue is paused by the vendor's Retry-After or has used up its requests per minute (<ID>_RPM), naming the providers and the seconds left. Probes are bounded (2 s), so an outage answers quickly as critical.",
+      "Each check (database, redis, workers, queue_backlog, queue_age, rate_limits, error_rate, activity) with its status, measured value and message; the overall status is the worst check's. rate_limits warns while a provider's vote queue is paused by the vendor's Retry-After or its spent tokens per minute (<ID>_TPM), or has used up its requests per minute (<ID>_RPM), naming the providers and the seconds left. Probes are bounded (2 s), so an outage answers quickly as critical.",
     access: "bearer",
     query: adminPeriodQuery("day"),
     responses: {
