@@ -31,6 +31,8 @@ export function faultEnv(emulatorUrl: string, size: number, overrides: Record<st
     VOTE_DEADLINE_MS: String(timing.voteDeadlineMs),
     // Every decision's votes are asked at once: none waits in a queue behind the others.
     WORKER_CONCURRENCY: String(Math.max(32, size)),
+    // A gateway whose workers run elsewhere (drill a) admits 500 by default; the drill's decisions all go in.
+    MAX_IN_FLIGHT_DECISIONS: String(Math.max(500, size)),
     // The shape of `npm start`: an all-in-one process forks its provider workers.
     WORKER_PROCESSES: "1",
     AGGREGATOR_CONCURRENCY: "32",
