@@ -71,7 +71,9 @@ describe("services as separate processes", () => {
     } finally {
       client.close();
     }
-  });
+    // Three processes start (the second worker after the kill) and a lock expires: 10-12 s on a quiet
+    // machine, more than twice that beside the browser tests.
+  }, 60_000);
 
   it("SIGTERM lets a worker finish its active vote before it exits", async () => {
     const env = testEnv(emulator.url);
