@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { voteQueueName, voteWithoutAnswer, type Vote, type VoteJob } from "@sd/contracts";
-import { aggregateJob } from "./aggregate-job.fixture";
+import { aggregateJob } from "./testing";
 import { DecisionFlow } from "./decision-flow";
 import { createAggregateWorker } from "./decision-outcomes";
 import { createRedis, deleteDeploymentKeys } from "./redis";

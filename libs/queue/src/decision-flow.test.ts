@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
 import { Job, Queue, UnrecoverableError } from "bullmq";
 import type { AggregateJob, DecisionResponse } from "@sd/contracts";
-import { aggregateJob } from "./aggregate-job.fixture";
+import { aggregateJob } from "./testing";
 import { DecisionFlow, DecisionLostError, DecisionTimeoutError } from "./decision-flow";
 import { createRedis, createRequestRedis, deleteDeploymentKeys } from "./redis";
 import { createAggregateWorker } from "./decision-outcomes";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
-import { aggregateJob } from "./aggregate-job.fixture";
+import { aggregateJob } from "./testing";
 import { DecisionFlow } from "./decision-flow";
 import { createAggregateWorker } from "./decision-outcomes";
 import { createRedis, deleteDeploymentKeys } from "./redis";

@@ -13,3 +13,8 @@ export function waitingJobsKey(prefix: string, queueName: string): string {
 export function activeJobsKey(prefix: string, queueName: string): string {
   return new QueueKeys(prefix).getKeys(queueName).active!;
 }
+
+/** The Redis hash of a provider's tokens-per-minute budget (see TokenBudget). */
+export function tokenBudgetKey(prefix: string, provider: string): string {
+  return `${prefix}:token-budget:${provider}`;
+}

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { tokenBudgetKey } from "./queue-keys";
 import { MINUTE_MS } from "./rate-limit";
 
 /**
@@ -54,6 +55,6 @@ export class TokenBudget {
   }
 
   private key(provider: string): string {
-    return `${this.prefix}:token-budget:${provider}`;
+    return tokenBudgetKey(this.prefix, provider);
   }
 }

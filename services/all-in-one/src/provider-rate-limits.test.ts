@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SystemHealthSchema, voteJobId, voteQueueName, type AuthResponse, type DecisionResponse, type SystemHealth, type Vote } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
-import { createRedis, type Redis } from "@sd/queue";
+import { createRedis, tokenBudgetKey, type Redis } from "@sd/queue";
 import { postJson } from "./testing/client";
 import { callApi } from "./testing/history";
 import { useStackWithMail, type StackWithMail } from "./testing/stack-with-mail";
@@ -130,7 +130,7 @@ describe("<ID>_TPM", () => {
       expect(used).toBeGreaterThan(0);
       // The estimate taken before the call was settled to the reported use once it answered; the
       // budget refills at 1,000 tokens a second, so it may have regained what the call's time allows.
-      const left = Number(await redis.hget(`${stack.vars.QUEUE_PREFIX}:token-budget:openai`, "tokens"));
+      const left = Number(await redis.hget(tokenBudgetKey(stack.vars.QUEUE_PREFIX!, "openai"), "tokens"));
       expect(left).toBeGreaterThanOrEqual(TPM - used);
       expect(left).toBeLessThanOrEqual(TPM - used + (vote.latency_ms + 100) * (TPM / 60_000));
     } finally {

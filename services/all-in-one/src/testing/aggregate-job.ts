@@ -1,25 +1,15 @@
-import { randomUUID } from "node:crypto";
 import type { AggregateJob } from "@sd/contracts";
+import { aggregateJob as queuedDecision } from "@sd/queue/testing";
 
 /**
  * A decision as the gateway enqueues it, for tests that put one straight onto the queue: an
  * anonymous majority vote of the playground's three models unless `overrides` say otherwise.
  */
 export function aggregateJob(overrides: Partial<AggregateJob> = {}): AggregateJob {
-  return {
-    decision_id: randomUUID(),
-    request_id: null,
+  return queuedDecision({
     question: "Should we ship on Friday?",
     categories: ["Ship", "Wait"],
-    images: [],
     providers: ["openai", "gemini", "claude"],
-    ensemble_mode: "majority_voting",
-    received_at: Date.now(),
-    is_authenticated: false,
-    user_id: null,
-    user_email: null,
-    user_ip: null,
-    api_key_id: null,
     ...overrides,
-  };
+  });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AggregateJob } from "@sd/contracts";
 
-/** A decision as the gateway enqueues it, for this library's tests: anonymous, no panel unless `overrides` name one. */
+/** A decision as the gateway enqueues it, for tests that put one straight onto the queue: anonymous, no panel unless `overrides` name one. */
 export function aggregateJob(overrides: Partial<AggregateJob> = {}): AggregateJob {
   return {
     decision_id: randomUUID(),
