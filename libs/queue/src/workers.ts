@@ -12,15 +12,9 @@ export interface WorkerSettings {
   backoffStrategy?: NonNullable<WorkerOptions["settings"]>["backoffStrategy"];
   /**
    * Jobs the queue may start per window across all its workers, in every process (a vendor key's
-   * requests per minute); unset, none.
+   * requests per minute); unset, none. Either way a processor may pause the queue (`QueueRateLimited`).
    */
   rateLimit?: RateLimit;
-  /**
-   * The processor may pause the whole queue (`QueueRateLimited`). BullMQ honours a pause only on
-   * workers with a limiter, so such a pool always has one; a pool that never pauses (the aggregate
-   * queue) keeps BullMQ's fetch without a limiter's count per job. Implied by `rateLimit`.
-   */
-  pausable?: boolean;
 }
 
 /**
@@ -41,33 +35,29 @@ type Listeners<Data, Result> = WorkerListener<Data, Result, string>;
 /**
  * The workers of one queue in this process, `concurrency` job slots between them (see
  * `SLOTS_PER_WORKER`: 100 slots are four workers of 25, 256 four of 64), seen as one: a listener hears every worker, `close` closes them all.
- * Every worker of a limited or pausable pool has the same limiter, which BullMQ counts in Redis for
- * the queue, so the limit holds for all the queue's workers in every process together.
+ * Every worker has the same limiter (`rateLimit`), which BullMQ counts in Redis for the queue, so
+ * the limit holds for all the queue's workers in every process together.
  */
 export class WorkerPool<Data, Result> {
   readonly #workers: Worker<Data, Result, string>[];
-  /** Sets the queue's pauses (BullMQ's `Queue.rateLimit`; the worker's own is deprecated); none in a pool that cannot pause. */
-  readonly #queue: Queue<Data, Result, string> | null = null;
+  /** Sets the queue's pauses (BullMQ's `Queue.rateLimit`; the worker's own is deprecated). */
+  readonly #queue: Queue<Data, Result, string>;
 
   constructor(queueName: string, processor: Processor<Data, Result, string>, settings: WorkerSettings) {
-    const limit = settings.rateLimit ?? (settings.pausable ? NO_RATE_LIMIT : null);
+    const limit = settings.rateLimit ?? NO_RATE_LIMIT;
     // Without a whole positive max BullMQ would silently drop the limit, and with it every pause.
-    if (limit && (!Number.isInteger(limit.max) || limit.max < 1 || !(limit.durationMs > 0))) {
+    if (!Number.isInteger(limit.max) || limit.max < 1 || !(limit.durationMs > 0)) {
       throw new Error(`${queueName}: a rate limit needs a whole positive max and a positive window (got ${limit.max} per ${limit.durationMs} ms)`);
     }
-    let run = processor;
-    if (limit) {
-      const queue = new Queue<Data, Result, string>(queueName, { connection: settings.connection, prefix: settings.prefix });
-      // Its connection is the workers', whose errors the pool's "error" listeners already hear.
-      queue.on("error", () => undefined);
-      this.#queue = queue;
-      run = this.#pausable(processor, queue);
-    }
+    this.#queue = new Queue<Data, Result, string>(queueName, { connection: settings.connection, prefix: settings.prefix });
+    // Its connection is the workers', whose errors the pool's "error" listeners already hear.
+    this.#queue.on("error", () => undefined);
     const count = Math.min(MAX_WORKERS_PER_QUEUE, Math.ceil(settings.concurrency / SLOTS_PER_WORKER));
+    const pausable = this.#pausable(processor);
     this.#workers = Array.from(
       { length: count },
       (_, i) =>
-        new Worker<Data, Result, string>(queueName, run, {
+        new Worker<Data, Result, string>(queueName, pausable, {
           connection: settings.connection,
           prefix: settings.prefix,
           // The slots shared out as evenly as they go: 100 as 25 x 4, 53 as 18 + 18 + 17.
@@ -76,7 +66,7 @@ export class WorkerPool<Data, Result> {
           stalledInterval: settings.lockMs,
           maxStalledCount: 2,
           settings: settings.backoffStrategy ? { backoffStrategy: settings.backoffStrategy } : undefined,
-          ...(limit ? { limiter: { max: limit.max, duration: limit.durationMs } } : {}),
+          limiter: { max: limit.max, duration: limit.durationMs },
         }),
     );
   }
@@ -86,13 +76,13 @@ export class WorkerPool<Data, Result> {
    * puts the job back to wait without counting an attempt, and no worker of the queue, in any
    * process, starts a job until the pause ends.
    */
-  #pausable(processor: Processor<Data, Result, string>, queue: Queue<Data, Result, string>): Processor<Data, Result, string> {
+  #pausable(processor: Processor<Data, Result, string>): Processor<Data, Result, string> {
     const pauseOn = async (run: () => Promise<Result>): Promise<Result> => {
       try {
         return await run();
       } catch (error) {
         if (!(error instanceof QueueRateLimited)) throw error;
-        await queue.rateLimit(error.pauseMs);
+        await this.#queue.rateLimit(error.pauseMs);
         throw Worker.RateLimitError();
       }
     };
@@ -114,7 +104,7 @@ export class WorkerPool<Data, Result> {
   /** Stops taking jobs and waits for those running (`force`: does not wait; their locks expire and they stall). */
   async close(force = false): Promise<void> {
     await Promise.all(this.#workers.map((worker) => worker.close(force)));
-    await this.#queue?.close();
+    await this.#queue.close();
   }
 
   /** How many BullMQ workers serve the queue here. */

@@ -44,8 +44,6 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
         backoffStrategy: backoff,
         // Counted in Redis for the queue: the vendor key's limit holds however many worker processes share it.
         rateLimit: perMinute(config.rpm),
-        // A vendor's 429 or a spent token budget pauses the queue for every worker.
-        pausable: true,
       },
     );
     worker.on("error", (error) => logger.error({ err: error, provider: config.id }, "worker error"));
