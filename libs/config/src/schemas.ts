@@ -64,10 +64,19 @@ const authEnv = {
   ACCESS_TOKEN_TTL_SECONDS: intFromEnv(900, 1),
   REFRESH_TOKEN_TTL_DAYS: intFromEnv(30, 1),
   MAGIC_LINK_TTL_SECONDS: intFromEnv(900, 1),
-  /** Sign-in links one email address may be sent per hour. */
-  MAGIC_LINK_PER_EMAIL_PER_HOUR: intFromEnv(5, 1),
-  /** Sign-in links one IP address may request per hour. */
+  /**
+   * Sign-in links one email address may be sent per hour when asked from one IP address: what the
+   * owner's own retries meet. A stranger's requests from elsewhere never use up the owner's count.
+   */
+  MAGIC_LINK_PER_EMAIL_AND_IP_PER_HOUR: intFromEnv(5, 1),
+  /** Sign-in links one IP address may request per hour, whatever the addresses (one client spraying inboxes). */
   MAGIC_LINK_PER_IP_PER_HOUR: intFromEnv(20, 1),
+  /**
+   * Sign-in links one email address may be sent per hour from all IP addresses together: stops a
+   * flood of one inbox from many IP addresses, and is out of one IP's reach (the per-email-and-IP
+   * limit stops it first). An IP the account signed in from before is never refused by it.
+   */
+  MAGIC_LINK_PER_EMAIL_PER_HOUR: intFromEnv(50, 1),
   GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
@@ -142,6 +151,24 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   CORS_ORIGINS: optionalString.transform((v) => (v ? v.split(",").map((o) => o.trim()) : [])),
   /** Express `trust proxy` hops, so rate limits and user_ip see the client address behind a load balancer. */
   TRUST_PROXY: intFromEnv(0),
+  /**
+   * Largest Socket.IO message (or polling request) a client may send, in bytes; a larger one closes
+   * its connection. The client's messages are a request id or an access token (under 5 KB), so a
+   * client cannot make the gateway read and parse megabytes per message.
+   */
+  LIVE_SOCKET_MAX_MESSAGE_BYTES: intFromEnv(16_384, 1024),
+  /**
+   * Socket.IO connections one IP address may hold open on one gateway (a page holds up to three);
+   * more are refused with a message saying so.
+   */
+  LIVE_SOCKET_MAX_CONNECTIONS_PER_IP: intFromEnv(100, 1),
+  /**
+   * Messages per second one Socket.IO connection may send, on average, and how many it may send at
+   * once (the burst). A message over the rate is refused and dropped; a connection that keeps
+   * sending while refused (a burst's worth) is disconnected.
+   */
+  LIVE_SOCKET_EVENTS_PER_SECOND: intFromEnv(10, 1),
+  LIVE_SOCKET_EVENT_BURST: intFromEnv(30, 1),
   /** Requests per minute per IP on the public decision and suggestion endpoints. */
   RATE_LIMIT_PER_MINUTE: intFromEnv(30, 1),
   /**

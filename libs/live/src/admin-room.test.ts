@@ -9,7 +9,7 @@ const TOKENS = new Map([
 ]);
 const verifyAccessToken = async (token: string) => {
   const email = TOKENS.get(token);
-  return email ? { userId: email, email, expiresAt: new Date(Date.now() + 900_000) } : null;
+  return email ? { userId: email, email, sessionId: `session-${email}`, expiresAt: new Date(Date.now() + 900_000) } : null;
 };
 
 let reads = 0;

@@ -1,7 +1,7 @@
 import { Emitter } from "@socket.io/redis-emitter";
 import type { Redis } from "ioredis";
 import { SOCKET_EVENTS, requestRoom, userRoom, type FinalEvent, type HistoryDecisionEvent, type VoteEvent } from "@sd/contracts";
-import { socketKey } from "./channel";
+import { sessionRoom, socketKey } from "./channel";
 
 /**
  * Publishes live progress from any process (gateway, provider worker, aggregator). Each event is
@@ -28,5 +28,14 @@ export class LiveEvents {
   /** A signed-in user's decision was stored: their open dashboards reload. */
   historyDecision(userId: string, event: HistoryDecisionEvent): void {
     this.emitter.to(userRoom(userId)).emit(SOCKET_EVENTS.historyDecision, event);
+  }
+
+  /**
+   * A sign-in session ended (sign-out, a reused refresh token): every socket that watched with one
+   * of its tokens is disconnected, on whichever gateway it is, so none keeps receiving the user's
+   * history or the admin figures until its token would have expired.
+   */
+  endSession(sessionId: string): void {
+    this.emitter.in(sessionRoom(sessionId)).disconnectSockets(true);
   }
 }

@@ -13,12 +13,22 @@ import { useLiveSocketServer } from "./testing";
 const TOKENS = new Map<string, string>([
   ["token-ann", "ann"],
   ["token-ann-refreshed", "ann"],
+  ["token-ann-other-device", "ann"],
   ["token-bob", "bob"],
+  ["token-carol-signing-out", "carol"],
 ]);
+/** A refreshed token belongs to the session of the token it replaced; another device signed in has a session of its own. */
+const SESSIONS = new Map<string, string>([["token-ann-other-device", "ann-phone"]]);
+/** Sessions signed out: their tokens are refused from then on. */
+const ENDED = new Set<string>();
 const verifyAccessToken = async (token: string) => {
   if (token === "unavailable") throw new Error("Redis is down");
   const userId = TOKENS.get(token);
-  return userId ? { userId, email: `${userId}@example.com`, expiresAt: new Date(Date.now() + 900_000) } : null;
+  const sessionId = SESSIONS.get(token) ?? `${userId}-laptop`;
+  if (!userId || ENDED.has(sessionId)) return null;
+  // Carol signs out while her token is being checked: the check passes, the session ends right after.
+  if (token === "token-carol-signing-out") ENDED.add(sessionId);
+  return { userId, email: `${userId}@example.com`, sessionId, expiresAt: new Date(Date.now() + 900_000) };
 };
 
 const server = useLiveSocketServer("live", { verifyAccessToken });
@@ -30,9 +40,12 @@ async function tab() {
   const socket = server.open();
   const history: HistoryDecisionEvent[] = [];
   socket.on(SOCKET_EVENTS.historyDecision, (event: HistoryDecisionEvent) => history.push(event));
+  const disconnected = new Promise<string>((resolve) => socket.once("disconnect", (reason) => resolve(reason)));
   await new Promise<void>((resolve) => socket.once("connect", resolve));
   return {
     history,
+    /** Why the connection ended, once it does. */
+    disconnected,
     watch: (payload: unknown) => socket.timeout(5000).emitWithAck(SOCKET_EVENTS.watchHistory, payload) as Promise<JoinAck>,
     /** Resolves once every event published before this call has reached the tab (one Redis channel keeps their order). */
     async settled(): Promise<void> {
@@ -130,5 +143,44 @@ describe("the history room", () => {
     live.historyDecision("ann", event);
     await ann.settled();
     expect(ann.history).toEqual([event]);
+  });
+});
+
+describe("the end of a sign-in session", () => {
+  it("disconnects at once every socket that watched with one of its tokens, and no other", async () => {
+    const [laptop, refreshedTab, phone, bob, anonymous] = [await tab(), await tab(), await tab(), await tab(), await tab()];
+    expect(await laptop.watch({ access_token: "token-ann" })).toEqual({ ok: true });
+    expect(await refreshedTab.watch({ access_token: "token-ann-refreshed" })).toEqual({ ok: true });
+    expect(await phone.watch({ access_token: "token-ann-other-device" })).toEqual({ ok: true });
+    expect(await bob.watch({ access_token: "token-bob" })).toEqual({ ok: true });
+
+    live.endSession("ann-laptop");
+    // The server closed them: a Socket.IO client does not reconnect after that.
+    expect(await laptop.disconnected).toBe("io server disconnect");
+    expect(await refreshedTab.disconnected).toBe("io server disconnect");
+    const event = stored("d-on-the-phone");
+    live.historyDecision("ann", event);
+    await Promise.all([phone.settled(), bob.settled(), anonymous.settled()]);
+    expect(phone.history).toEqual([event]);
+    expect(sockets.filter((socket) => socket.connected)).toHaveLength(3);
+  });
+
+  it("does not let a sign-out made while the token was checked leave the socket in the room", async () => {
+    const carol = await tab();
+    expect(await carol.watch({ access_token: "token-carol-signing-out" })).toEqual({ ok: false, error: AUTH_MESSAGES.invalidCredentials });
+    live.historyDecision("carol", stored("d-after-sign-out"));
+    await carol.settled();
+    expect(carol.history).toEqual([]);
+  });
+
+  it("spares a socket that has since watched with another session's token", async () => {
+    const shared = await tab();
+    expect(await shared.watch({ access_token: "token-ann" })).toEqual({ ok: true });
+    expect(await shared.watch({ access_token: "token-ann-other-device" })).toEqual({ ok: true });
+    live.endSession("ann-laptop");
+    const event = stored("d-still-signed-in");
+    live.historyDecision("ann", event);
+    await shared.settled();
+    expect(shared.history).toEqual([event]);
   });
 });

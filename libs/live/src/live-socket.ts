@@ -1,4 +1,4 @@
-import type { Server as HttpServer } from "node:http";
+import type { IncomingMessage, Server as HttpServer } from "node:http";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
@@ -15,9 +15,10 @@ import {
   userRoom,
   type JoinAck,
 } from "@sd/contracts";
-import { socketKey } from "./channel";
+import { sessionRoom, socketKey } from "./channel";
 import { ThroughputBroadcast, type ThroughputSource } from "./admin-room";
 import { systemClock, type ExpiryClock } from "./expiry-clock";
+import { ConnectionsPerAddress, EventBudget, clientAddress } from "./socket-limits";
 
 /** Request rooms a socket stays in; joining one more leaves the oldest (a playground tab decides one at a time). */
 const MAX_REQUEST_ROOMS_PER_SOCKET = 20;
@@ -25,8 +26,30 @@ const MAX_REQUEST_ROOMS_PER_SOCKET = 20;
 /** Answer of a watch whose token could not be checked (e.g. Redis unreachable): not the token's fault, so not the 'sign in again' text. */
 export const WATCH_UNAVAILABLE = "Live history updates are unavailable right now. Please try again in a moment.";
 
-/** Who a valid access token speaks for and when it stops being valid; null for a token the API would refuse. */
-export type VerifyAccessToken = (token: string) => Promise<{ userId: string; email: string; expiresAt: Date } | null>;
+/** Refusal of a connection past LIVE_SOCKET_MAX_CONNECTIONS_PER_IP. */
+export const TOO_MANY_CONNECTIONS = "Too many live connections from this address. Close some tabs and reload the page.";
+
+/** Answer to a message past LIVE_SOCKET_EVENTS_PER_SECOND (it is dropped). */
+export const TOO_MANY_MESSAGES = "Too many live messages from this connection. Please slow down.";
+
+/**
+ * Who a valid access token speaks for, its sign-in session and when it stops being valid; null
+ * for a token the API would refuse.
+ */
+export type VerifyAccessToken = (token: string) => Promise<{ userId: string; email: string; sessionId: string; expiresAt: Date } | null>;
+
+/** What one client may send and hold open (see the LIVE_SOCKET_* variables). */
+export interface LiveSocketLimits {
+  /** Largest message (or polling request body) in bytes; a larger one closes the connection. */
+  maxMessageBytes: number;
+  /** Connections one client address may hold open on this gateway. */
+  maxConnectionsPerIp: number;
+  /** A connection's message rate, and the burst it may send at once. */
+  eventsPerSecond: number;
+  eventBurst: number;
+  /** TRUST_PROXY: proxy hops in front of the gateway, to find the client's address as express does. */
+  trustProxyHops: number;
+}
 
 /** The admin room: who may join it, and where its throughput figures come from. */
 export interface AdminRoomOptions {
@@ -48,6 +71,7 @@ export interface LiveSocketOptions {
   verifyAccessToken: VerifyAccessToken;
   /** Without it, nobody can join the admin room. */
   admin?: AdminRoomOptions;
+  limits: LiveSocketLimits;
   clock?: ExpiryClock;
 }
 
@@ -68,22 +92,53 @@ export interface LiveSocket {
  * (see LiveEvents) and the Redis adapter hands each gateway the events of its own sockets only.
  * Rooms are authorised: a socket joins request rooms named by the request's unguessable UUID, and
  * the history room of the user whose valid access token it presents, until that token expires,
- * and the admin room (live throughput) when that token's user is an admin, until it expires.
+ * and the admin room (live throughput) when that token's user is an admin, until it expires. A
+ * socket watching with a token is also in its session's room, so a sign-out disconnects it on
+ * every gateway at once (see LiveEvents.endSession).
  */
 export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): LiveSocket {
   const pub = options.redis.duplicate();
   const sub = options.redis.duplicate();
+  const { limits } = options;
   const io = new Server(http, {
     serveClient: false,
+    maxHttpBufferSize: limits.maxMessageBytes,
     cors: options.corsOrigins.length > 0 ? { origin: [...options.corsOrigins] } : undefined,
     adapter: createAdapter(pub, sub, { key: socketKey(options.prefix) }),
   });
   const clock = options.clock ?? systemClock;
   const admin = options.admin;
   const broadcast = admin ? new ThroughputBroadcast(io, admin.throughput, admin.intervalMs ?? 1000, admin.onError) : null;
+  // Every transport-level connection counts, also one that never joins the namespace.
+  const connections = new ConnectionsPerAddress();
+  io.engine.on("connection", (conn: { request: IncomingMessage; once(event: "close", listener: () => void): void }) => {
+    const address = clientAddress(conn.request, limits.trustProxyHops);
+    connections.add(address);
+    conn.once("close", () => connections.remove(address));
+  });
+  io.use((socket, next) => {
+    if (connections.count(clientAddress(socket.request, limits.trustProxyHops)) <= limits.maxConnectionsPerIp) return next();
+    next(new Error(TOO_MANY_CONNECTIONS));
+    // Once the refusal is on its way, close the transport: it would otherwise hold its place until Socket.IO's connect timeout.
+    setImmediate(() => socket.conn.close());
+  });
   io.on("connection", (socket) => {
-    const history = new TokenRoomWatch(socket, options.verifyAccessToken, clock, WatchHistoryRequestSchema, (access) => ({ room: userRoom(access.userId) }));
-    const adminWatch = new TokenRoomWatch(socket, options.verifyAccessToken, clock, AdminWatchRequestSchema, (access) =>
+    const budget = new EventBudget(limits.eventsPerSecond, limits.eventBurst);
+    socket.use((packet, next) => {
+      const verdict = budget.take();
+      if (verdict === "allowed") return next();
+      const ack: unknown = packet.at(-1);
+      if (typeof ack === "function") (ack as (answer: JoinAck) => void)({ ok: false, error: TOO_MANY_MESSAGES });
+      if (verdict === "disconnect") socket.disconnect(true);
+    });
+    const leaveUnheldSessions = () => {
+      const held = new Set([history.session, adminWatch.session]);
+      for (const room of socket.rooms) if (room.startsWith(sessionRoom("")) && !held.has(room)) void socket.leave(room);
+    };
+    const history = new TokenRoomWatch(socket, options.verifyAccessToken, clock, WatchHistoryRequestSchema, leaveUnheldSessions, (access) => ({
+      room: userRoom(access.userId),
+    }));
+    const adminWatch = new TokenRoomWatch(socket, options.verifyAccessToken, clock, AdminWatchRequestSchema, leaveUnheldSessions, (access) =>
       admin?.isAdmin(access.email) ? { room: ADMIN_ROOM } : { error: ADMIN_MESSAGES.forbidden },
     );
     socket.on(SOCKET_EVENTS.join, (payload: unknown, ack?: (answer: JoinAck) => void) => {
@@ -91,7 +146,7 @@ export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): 
       const parsed = JoinRequestSchema.safeParse(payload);
       if (!parsed.success) return reply({ ok: false, error: "request_id must be a UUID." });
       // Keep the newest request rooms: a long-lived page makes decision after decision on one connection.
-      const joined = [...socket.rooms].filter((room) => room !== socket.id && room !== history.room && room !== adminWatch.room);
+      const joined = [...socket.rooms].filter((room) => room.startsWith(requestRoom("")));
       for (const stale of joined.slice(0, Math.max(0, joined.length - MAX_REQUEST_ROOMS_PER_SOCKET + 1))) void socket.leave(stale);
       void socket.join(requestRoom(parsed.data.request_id));
       reply({ ok: true });
@@ -127,11 +182,14 @@ type Admission = { room: string } | { error: string };
 
 /**
  * One socket's membership of a room its access token admits it to (its user's history room, the
- * admin room): joined with a valid token, left when the token expires or a refused one is sent.
+ * admin room), and of that token's session room: joined with a valid token, left when the token
+ * expires or a refused one is sent.
  */
 class TokenRoomWatch {
   /** The room the socket is in, if any. */
   room: string | null = null;
+  /** The session room of the token that admitted it. */
+  session: string | null = null;
   private cancelExpiry: (() => void) | null = null;
   /** Watches may overlap (a refreshed token sent while the old one is checked): the newest decides. */
   private latest = 0;
@@ -142,6 +200,8 @@ class TokenRoomWatch {
     private readonly clock: ExpiryClock,
     /** The watch request's schema (both carry the access token). */
     private readonly request: typeof WatchHistoryRequestSchema | typeof AdminWatchRequestSchema,
+    /** Leaves the session rooms no watch of the socket holds any more (two watches may share one). */
+    private readonly leaveUnheldSessions: () => void,
     private readonly admit: (access: NonNullable<Awaited<ReturnType<VerifyAccessToken>>>) => Admission,
   ) {}
 
@@ -166,7 +226,19 @@ class TokenRoomWatch {
       return { ok: false, error: admission.error };
     }
     const room = admission.room;
-    if (this.room !== room) this.stop();
+    const session = sessionRoom(access!.sessionId);
+    if (this.room !== room || this.session !== session) this.stop();
+    await this.socket.join(session);
+    this.session = session;
+    // A sign-out between the check above and this join would have missed this socket: now that
+    // it is in the session's room, check once more that the session still stands (a check that
+    // cannot be made now keeps the first answer).
+    const stillValid = await this.verify(parsed.data!.access_token).catch(() => access);
+    if (attempt !== this.latest || this.socket.disconnected) return stillValid ? { ok: true } : { ok: false, error: AUTH_MESSAGES.invalidCredentials };
+    if (stillValid === null) {
+      this.stop();
+      return { ok: false, error: AUTH_MESSAGES.invalidCredentials };
+    }
     this.cancelExpiry?.();
     await this.socket.join(room);
     this.room = room;
@@ -183,5 +255,7 @@ class TokenRoomWatch {
     this.cancelExpiry = null;
     if (this.room !== null) void this.socket.leave(this.room);
     this.room = null;
+    this.session = null;
+    this.leaveUnheldSessions();
   }
 }

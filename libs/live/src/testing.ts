@@ -3,10 +3,10 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
-import { io as connect, type Socket } from "socket.io-client";
+import { io as connect, type ManagerOptions, type Socket, type SocketOptions } from "socket.io-client";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import type { ExpiryClock } from "./expiry-clock";
-import { attachLiveSocket, type LiveSocket, type LiveSocketOptions } from "./live-socket";
+import { attachLiveSocket, type LiveSocket, type LiveSocketLimits, type LiveSocketOptions } from "./live-socket";
 
 /** An expiry clock moved by hand: `expire()` fires every watch that has not been cancelled. */
 export class ManualClock implements ExpiryClock {
@@ -35,8 +35,11 @@ export interface TestLiveServer {
   /** Every socket opened by `open()` in the current test, oldest first. */
   readonly sockets: Socket[];
   /** A new client socket to the server (closed after the test); listen on it, then await its "connect". */
-  open(): Socket;
+  open(options?: Partial<ManagerOptions & SocketOptions>): Socket;
 }
+
+/** Limits no test meets unless it sets its own. */
+const ROOMY_LIMITS: LiveSocketLimits = { maxMessageBytes: 16_384, maxConnectionsPerIp: 1000, eventsPerSecond: 1000, eventBurst: 1000, trustProxyHops: 0 };
 
 /**
  * The live socket server on real Redis and a loopback port for a test file: attached in beforeAll with
@@ -45,7 +48,7 @@ export interface TestLiveServer {
  */
 export function useLiveSocketServer(
   name: string,
-  options: Pick<LiveSocketOptions, "verifyAccessToken" | "admin">,
+  options: Pick<LiveSocketOptions, "verifyAccessToken" | "admin"> & { limits?: Partial<LiveSocketLimits> },
 ): TestLiveServer {
   const redis = new Redis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379");
   const prefix = `sdtest-${name}-${randomUUID().slice(0, 8)}`;
@@ -56,7 +59,7 @@ export function useLiveSocketServer(
 
   beforeAll(async () => {
     const http = createServer();
-    server = attachLiveSocket(http, { redis, prefix, corsOrigins: [], clock, ...options });
+    server = attachLiveSocket(http, { redis, prefix, corsOrigins: [], clock, ...options, limits: { ...ROOMY_LIMITS, ...options.limits } });
     // Events published before the adapter listens would never arrive: tests start after it does.
     await server.ready();
     http.listen(0, "127.0.0.1");
@@ -78,8 +81,8 @@ export function useLiveSocketServer(
     prefix,
     clock,
     sockets,
-    open() {
-      const socket = connect(url, { transports: ["websocket"], forceNew: true });
+    open(extra = {}) {
+      const socket = connect(url, { transports: ["websocket"], forceNew: true, ...extra });
       sockets.push(socket);
       return socket;
     },

@@ -11,7 +11,7 @@ const VERIFY = "/api/auth/magic-link/verify";
 const PUBLIC_URL = "https://decide.example.test";
 
 const emulator = useEmulator();
-const stack = useStackWithMail(emulator, { PUBLIC_URL, MAGIC_LINK_PER_EMAIL_PER_HOUR: "3", MAGIC_LINK_PER_IP_PER_HOUR: "1000" });
+const stack = useStackWithMail(emulator, { PUBLIC_URL, MAGIC_LINK_PER_EMAIL_AND_IP_PER_HOUR: "3", MAGIC_LINK_PER_IP_PER_HOUR: "1000" });
 
 const post = (path: string, body: unknown) => postJson(`${stack.url}${path}`, body);
 let n = 0;
@@ -71,7 +71,7 @@ describe("magic-link sign-in over real SMTP", () => {
     expect(await post(REQUEST, { email: "not-an-email" })).toEqual({ status: 400, body: { detail: AUTH_MESSAGES.invalidEmail } });
   });
 
-  it("limits the links sent to one email address per hour", async () => {
+  it("limits the links sent to one email address from one IP address per hour", async () => {
     const email = freshEmail();
     for (let i = 0; i < 3; i++) expect((await post(REQUEST, { email })).status).toBe(200);
     const limited = await post(REQUEST, { email });

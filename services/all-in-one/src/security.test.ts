@@ -28,7 +28,7 @@ const BAD_TOKEN = { status: 401, body: { detail: AUTH_MESSAGES.invalidCredential
 
 const emulator = useEmulator();
 // Many accounts sign in from this one address, some twice (the logout row ends a session of its own).
-const main = useStackWithMail(emulator, { JWT_SECRET, ADMIN_EMAILS: ADMIN_EMAIL, MAGIC_LINK_PER_IP_PER_HOUR: "1000", MAGIC_LINK_PER_EMAIL_PER_HOUR: "1000" });
+const main = useStackWithMail(emulator, { JWT_SECRET, ADMIN_EMAILS: ADMIN_EMAIL, MAGIC_LINK_PER_IP_PER_HOUR: "1000", MAGIC_LINK_PER_EMAIL_AND_IP_PER_HOUR: "1000", MAGIC_LINK_PER_EMAIL_PER_HOUR: "1000" });
 
 const answerOf = ({ status, body }: ApiAnswer) => ({ status, body });
 
@@ -241,20 +241,22 @@ describe("rate limits (each on a stack of its own, so they disturb nothing else)
     });
   });
 
-  describe("magic-link requests, per email address", () => {
-    const stack = useStackWithMail(emulator, { MAGIC_LINK_PER_EMAIL_PER_HOUR: "2" });
-    const request = (email: string) => send(stack.url, { method: "post", path: "/api/auth/magic-link/request", body: { email } });
+  describe("magic-link requests, per email address and IP", () => {
+    const stack = useStackWithMail(emulator, { MAGIC_LINK_PER_EMAIL_AND_IP_PER_HOUR: "2", TRUST_PROXY: "1" });
+    const request = (email: string, ip: string) => send(stack.url, { method: "post", path: "/api/auth/magic-link/request", body: { email }, headers: { "x-forwarded-for": ip } });
 
-    it("answers the 3rd link for one address in an hour 429 and sends no mail for it; another address goes on", async () => {
+    it("answers the 3rd link for one address from one IP in an hour 429 and sends no mail for it; the address from another IP, and another address, go on", async () => {
       const email = `limited-${randomUUID()}@example.com`;
-      expect((await request(email)).status).toBe(200);
-      expect((await request(email)).status).toBe(200);
-      const refused = await request(email);
+      expect((await request(email, "203.0.113.20")).status).toBe(200);
+      expect((await request(email, "203.0.113.20")).status).toBe(200);
+      const refused = await request(email, "203.0.113.20");
       expect(answerOf(refused)).toEqual({ status: 429, body: { detail: "Too many sign-in links were requested for this email address. Please wait an hour and try again." } });
       expectExhausted(refused, 2, 3600);
       // Each accepted request answered after its mail was delivered.
       expect(stack.smtp.messages.filter((mail) => mail.to.includes(email))).toHaveLength(2);
-      expect((await request(`other-${randomUUID()}@example.com`)).status).toBe(200);
+      // Someone else asking for this address cannot use up its owner's links (see security-sign-in.test.ts).
+      expect((await request(email, "203.0.113.21")).status).toBe(200);
+      expect((await request(`other-${randomUUID()}@example.com`, "203.0.113.20")).status).toBe(200);
     });
   });
 

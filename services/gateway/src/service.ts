@@ -85,6 +85,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   // ...while live progress waits for it: an event published during a blip is late, not lost.
   const liveRedis = createRedis(env.REDIS_URL, "gateway-live");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
+  const liveEvents = new LiveEvents(liveRedis, env.QUEUE_PREFIX);
   // Listen only once both answer: the first requests must not meet a connection still opening.
   await Promise.all([whenReady(redis), whenReady(imageRedis), flow.ready()]);
   // Each provider's requests per minute, so system health can tell a queue at its limit (see rate_limits).
@@ -94,7 +95,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const decisions = new DecisionService({
     flow,
     images: new ImageStash(imageRedis, env.QUEUE_PREFIX),
-    live: new LiveEvents(liveRedis, env.QUEUE_PREFIX),
+    live: liveEvents,
     redis,
     findStored: async (decisionId) => {
       const stored = await store.decisions.findById(decisionId);
@@ -108,7 +109,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     overloadRetryAfterSeconds: env.OVERLOAD_RETRY_AFTER_SECONDS,
   });
   const mailer = createMailer(env, logger);
-  const auth = createAuth({ env, store, redis, mailer, logger, jwtSecret });
+  const auth = createAuth({ env, store, redis, mailer, logger, jwtSecret, endSessionSockets: (sessionId) => liveEvents.endSession(sessionId) });
   const apiKeys = createApiKeys({
     env,
     store,
@@ -154,6 +155,13 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     prefix: env.QUEUE_PREFIX,
     corsOrigins: env.CORS_ORIGINS,
     verifyAccessToken: (token) => auth.verifyAccessToken(token),
+    limits: {
+      maxMessageBytes: env.LIVE_SOCKET_MAX_MESSAGE_BYTES,
+      maxConnectionsPerIp: env.LIVE_SOCKET_MAX_CONNECTIONS_PER_IP,
+      eventsPerSecond: env.LIVE_SOCKET_EVENTS_PER_SECOND,
+      eventBurst: env.LIVE_SOCKET_EVENT_BURST,
+      trustProxyHops: env.TRUST_PROXY,
+    },
     admin: {
       isAdmin: (email) => auth.isAdmin(email),
       throughput: () => throughputReader.read(),

@@ -35,10 +35,12 @@ export interface AuthDeps {
   logger: Logger;
   /** The access-token key, from `resolveJwtSecret`. */
   jwtSecret: string;
+  /** Disconnects the live sockets of an ended session, on every gateway (see LiveEvents.endSession). */
+  endSessionSockets: (sessionId: string) => void;
 }
 
 /** Accounts: sign-in (magic link, Google), sessions, bearer middleware and the admin role. */
-export function createAuth({ env, store, redis, mailer, logger, jwtSecret }: AuthDeps): Auth {
+export function createAuth({ env, store, redis, mailer, logger, jwtSecret, endSessionSockets }: AuthDeps): Auth {
   const log = logger.child({ component: "auth" });
   // Unset, links point where this gateway listens (PORT), which is right on the machine itself.
   const publicUrl = publicUrlOf(env);
@@ -46,7 +48,7 @@ export function createAuth({ env, store, redis, mailer, logger, jwtSecret }: Aut
     log.warn({ publicUrl }, "PUBLIC_URL is unset: sign-in links and the Google redirect point at the default");
   }
   const access = new AccessTokens(jwtSecret, env.ACCESS_TOKEN_TTL_SECONDS);
-  const sessions = new Sessions(store, redis, env.QUEUE_PREFIX, access, env.REFRESH_TOKEN_TTL_DAYS, log);
+  const sessions = new Sessions(store, redis, env.QUEUE_PREFIX, access, env.REFRESH_TOKEN_TTL_DAYS, log, endSessionSockets);
   const bearer = bearerAuth(access, sessions);
   const admins = new Set(env.ADMIN_EMAILS);
   const isAdmin = (email: string) => admins.has(email.trim().toLowerCase());
@@ -65,15 +67,16 @@ export function createAuth({ env, store, redis, mailer, logger, jwtSecret }: Aut
     store,
     redis,
     keyPrefix: env.QUEUE_PREFIX,
-    magicLinks: new MagicLinks(redis, env.QUEUE_PREFIX, mailer, publicUrl, env.MAGIC_LINK_TTL_SECONDS),
+    magicLinks: new MagicLinks(redis, env.QUEUE_PREFIX, mailer, publicUrl, env.MAGIC_LINK_TTL_SECONDS, env.REFRESH_TOKEN_TTL_DAYS),
     google,
     sessions,
     bearer,
     isAdmin,
     limits: {
       perMinutePerIp: env.RATE_LIMIT_PER_MINUTE,
-      magicLinksPerEmailPerHour: env.MAGIC_LINK_PER_EMAIL_PER_HOUR,
+      magicLinksPerEmailAndIpPerHour: env.MAGIC_LINK_PER_EMAIL_AND_IP_PER_HOUR,
       magicLinksPerIpPerHour: env.MAGIC_LINK_PER_IP_PER_HOUR,
+      magicLinksPerEmailPerHour: env.MAGIC_LINK_PER_EMAIL_PER_HOUR,
     },
     logger: log,
   });

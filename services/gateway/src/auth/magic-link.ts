@@ -19,6 +19,8 @@ export class MagicLinks {
     private readonly mailer: Mailer,
     private readonly publicUrl: string,
     private readonly ttlSeconds: number,
+    /** How long an IP address an account signed in from is remembered (a session's longest life). */
+    private readonly rememberDays: number,
   ) {}
 
   /** Creates a link for `email` and mails it. Nothing here depends on whether the email has an account. */
@@ -52,8 +54,26 @@ export class MagicLinks {
     return pending.expires_at > Date.now() ? pending.email : null;
   }
 
+  /** Remembers that `email` signed in with a link from `ip` (see `signedInFrom`). */
+  async rememberSignIn(email: string, ip: string): Promise<void> {
+    await this.redis.set(this.signInKey(email, ip), "1", "EX", this.rememberDays * 24 * 3600);
+  }
+
+  /**
+   * True when `email` signed in with a link from `ip` lately: its owner asking from there is not
+   * held back by the per-address ceiling that a flood from other addresses may have reached.
+   */
+  async signedInFrom(email: string, ip: string): Promise<boolean> {
+    return (await this.redis.exists(this.signInKey(email, ip))) === 1;
+  }
+
   private key(token: string): string {
     return `${this.keyPrefix}:auth:magic-link:${hashToken(token)}`;
+  }
+
+  /** Hashed: neither the address nor the IP is readable in Redis. */
+  private signInKey(email: string, ip: string): string {
+    return `${this.keyPrefix}:auth:signed-in-from:${hashToken(`${email}\n${ip}`)}`;
   }
 }
 

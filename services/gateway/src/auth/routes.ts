@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { Router, type RequestHandler } from "express";
+import { Router, type Request, type RequestHandler } from "express";
+import { ipKeyGenerator } from "express-rate-limit";
 import {
   AUTH_MESSAGES,
   GoogleCallbackSchema,
@@ -23,6 +24,11 @@ import type { Sessions } from "./sessions";
 
 const HOUR = 60 * 60_000;
 
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The client's address as the limits count it: an IPv6 client by its /56, which one household or server holds whole. */
+const clientOf = (req: Request) => ipKeyGenerator(req.ip ?? "unknown");
+
 export interface AuthRouteDeps {
   store: Store;
   redis: Redis;
@@ -32,7 +38,7 @@ export interface AuthRouteDeps {
   sessions: Sessions;
   bearer: BearerAuth;
   isAdmin: (email: string) => boolean;
-  limits: { perMinutePerIp: number; magicLinksPerEmailPerHour: number; magicLinksPerIpPerHour: number };
+  limits: { perMinutePerIp: number; magicLinksPerEmailAndIpPerHour: number; magicLinksPerIpPerHour: number; magicLinksPerEmailPerHour: number };
   logger: Logger;
 }
 
@@ -44,22 +50,34 @@ export function authRoutes(deps: AuthRouteDeps): Router {
   const { store, redis, keyPrefix, magicLinks, google, sessions, bearer, limits, logger } = deps;
   const router = Router();
   const perIp = perIpRateLimit(redis, keyPrefix, "auth", limits.perMinutePerIp);
+  // Sign-in links are counted three ways, so that nobody can use up another person's: per address
+  // and IP (what the owner's own retries meet; a stranger elsewhere has counts of their own), per
+  // IP (one client spraying many inboxes), and per address from everywhere (a flood of one inbox
+  // from many IPs; one IP cannot reach it, its per-address-and-IP count stops it first).
   const magicLinkPerIp = perIpRateLimit(redis, keyPrefix, "magic-link-ip", limits.magicLinksPerIpPerHour, HOUR);
-  const magicLinkPerEmail = perKeyRateLimit(
+  const tooManyLinks = "Too many sign-in links were requested for this email address. Please wait an hour and try again.";
+  const magicLinkPerEmailAndIp = perKeyRateLimit(
     redis,
     keyPrefix,
-    "magic-link-email",
-    limits.magicLinksPerEmailPerHour,
+    "magic-link-email-ip",
+    limits.magicLinksPerEmailAndIpPerHour,
     HOUR,
-    (_req, res) => createHash("sha256").update(String(res.locals.signInEmail)).digest("hex"),
-    "Too many sign-in links were requested for this email address. Please wait an hour and try again.",
+    (req, res) => sha256(`${String(res.locals.signInEmail)}\n${clientOf(req)}`),
+    tooManyLinks,
   );
+  const magicLinkPerEmail = perKeyRateLimit(redis, keyPrefix, "magic-link-email", limits.magicLinksPerEmailPerHour, HOUR, (_req, res) => sha256(String(res.locals.signInEmail)), tooManyLinks);
+  // An IP the account signed in from before is not held back by a flood from elsewhere: the
+  // owner at home still gets a link (their own per-address-and-IP count still applies).
+  const magicLinkCeiling: RequestHandler = async (req, res, next) => {
+    if (await magicLinks.signedInFrom(String(res.locals.signInEmail), clientOf(req))) return next();
+    return magicLinkPerEmail(req, res, next);
+  };
   const readEmail: RequestHandler = (req, res, next) => {
     res.locals.signInEmail = parseBody(MagicLinkRequestSchema, req).email;
     next();
   };
 
-  router.post("/auth/magic-link/request", perIp, magicLinkPerIp, readEmail, magicLinkPerEmail, async (_req, res) => {
+  router.post("/auth/magic-link/request", perIp, magicLinkPerIp, readEmail, magicLinkPerEmailAndIp, magicLinkCeiling, async (_req, res) => {
     const email = res.locals.signInEmail as string;
     try {
       await magicLinks.send(email);
@@ -77,7 +95,10 @@ export function authRoutes(deps: AuthRouteDeps): Router {
     if (email === null) throw new HttpError(400, AUTH_MESSAGES.invalidMagicLink);
     const user = await store.users.signInWithEmail(email);
     logger.info({ user_id: user.id, method: "magic-link" }, "signed in");
-    res.json((await sessions.start(user)) satisfies AuthResponse);
+    const signedIn = await sessions.start(user);
+    // Only spares this IP the per-address ceiling later: not worth failing the sign-in for.
+    await magicLinks.rememberSignIn(email, clientOf(req)).catch((error: unknown) => logger.warn({ err: error }, "could not remember the sign-in's address"));
+    res.json(signedIn satisfies AuthResponse);
   });
 
   router.get("/auth/google/authorize", perIp, async (_req, res) => {

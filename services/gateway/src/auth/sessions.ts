@@ -16,7 +16,7 @@ export function toAuthUser(user: User): AuthUser {
  * Sessions: a sign-in starts a refresh-token family (its id is the session id carried by the
  * access tokens). Refresh tokens rotate on use; presenting one that was already rotated or
  * revoked ends the whole session. An ended session's access tokens are refused too: its id is
- * kept in Redis for as long as an access token lives.
+ * kept in Redis for as long as an access token lives; and its live sockets are disconnected.
  */
 export class Sessions {
   constructor(
@@ -26,6 +26,8 @@ export class Sessions {
     private readonly access: AccessTokens,
     private readonly refreshTtlDays: number,
     private readonly logger: Logger,
+    /** Disconnects the session's live sockets (they were let into rooms by its access tokens). */
+    private readonly endSockets: (sessionId: string) => void,
   ) {}
 
   /** Starts a session for a user who just signed in. */
@@ -61,9 +63,13 @@ export class Sessions {
     return tokens;
   }
 
-  /** Ends a session: every refresh token of it is revoked and its access tokens stop working. */
+  /**
+   * Ends a session: every refresh token of it is revoked, its access tokens stop working and its
+   * sockets are disconnected (once its access tokens are refused, so none can rejoin with one).
+   */
   async end(sessionId: string): Promise<void> {
     await this.redis.set(this.revokedKey(sessionId), "1", "EX", this.access.ttlSeconds);
+    this.endSockets(sessionId);
     await this.store.refreshTokens.revokeFamily(sessionId);
   }
 
