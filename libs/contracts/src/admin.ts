@@ -141,5 +141,12 @@ export const ADMIN_SOCKET_EVENTS = {
 export const ADMIN_ROOM = "admin";
 export const AdminWatchRequestSchema = z.object({ access_token: z.string().min(1).max(4096) });
 
+/**
+ * POST /api/admin/storage/acknowledge-damage (bearer, admin): the journal damage kept at start,
+ * renamed `<file>.acknowledged-<time>` (nothing is deleted); /ready and the storage check stop saying degraded.
+ */
+export const AcknowledgeDamageResponseSchema = z.object({ success: z.literal(true), acknowledged: z.array(z.string()) });
+export type AcknowledgeDamageResponse = z.infer<typeof AcknowledgeDamageResponseSchema>;
+
 /** POST /api/admin/queues-session (bearer, admin): sets the short-lived cookie the queue view at /admin/queues needs. */
 export const QueuesSessionResponseSchema = z.object({ url: z.string(), expires_in: z.number().int().positive() });

@@ -16,4 +16,6 @@ export const MESSAGES = {
   decisionLost: "Your decision was lost because the decision queue restarted. Please submit it again.",
   /** 503 with Retry-After when a gateway already waits for MAX_IN_FLIGHT_DECISIONS decisions: a fast refusal instead of a long wait. */
   overloaded: "Smart Decision is busy right now. Please try again in a few seconds.",
+  /** 507 while the store's disk is full: decisions are refused at once instead of failing after their retries. */
+  cannotStore: "Smart Decision cannot store decisions right now. Please try again later.",
 } as const;

@@ -4,27 +4,43 @@ import { metricsText, registry } from "@sd/telemetry";
 /** A readiness probe must answer, not hang with the dependency it checks: past this it says "unavailable". */
 export const READY_TIMEOUT_MS = 1000;
 
+/** What a readiness check found short of a failure: a reason to say "degraded" (null or absent: all well). */
+export interface Readiness {
+  degraded?: string | null;
+}
+
 /**
- * Runs a readiness check bounded by READY_TIMEOUT_MS: resolves if the dependencies answered in
- * time, rejects with what failed (or that nothing answered) otherwise.
+ * Runs a readiness check bounded by READY_TIMEOUT_MS: resolves with what it found if the
+ * dependencies answered in time, rejects with what failed (or that nothing answered) otherwise.
  */
-export async function checkReady(ready: () => Promise<void>, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+export async function checkReady(ready: () => Promise<Readiness | void>, timeoutMs = READY_TIMEOUT_MS): Promise<Readiness | void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`dependencies did not answer within ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([ready(), late]);
+    return await Promise.race([ready(), late]);
   } finally {
     clearTimeout(timer);
   }
 }
 
 /**
+ * The /ready answer: 503 with what failed, else 200, "degraded" with its reason when there is one.
+ * Degraded stays 200 on purpose: the damage is already set aside and the process serves well, and
+ * taking the only replica out of a load balancer would turn a warning into an outage.
+ */
+export function readyAnswer(outcome: { ok: true; readiness: Readiness | void } | { ok: false; error: unknown }): { status: number; body: Record<string, string> } {
+  if (!outcome.ok) return { status: 503, body: { status: "unavailable", detail: (outcome.error as Error).message } };
+  const degraded = outcome.readiness?.degraded;
+  return degraded ? { status: 200, body: { status: "degraded", detail: degraded } } : { status: 200, body: { status: "ready" } };
+}
+
+/**
  * /health (process up), /ready (dependencies reachable) and /metrics for processes without an
  * HTTP API of their own (provider workers, aggregator), for Kubernetes probes and Prometheus.
  */
-export async function startHealthServer(port: number, ready: () => Promise<void>, host = "0.0.0.0"): Promise<Server> {
+export async function startHealthServer(port: number, ready: () => Promise<Readiness | void>, host = "0.0.0.0"): Promise<Server> {
   const server = createServer((req, res) => {
     const send = (status: number, body: string, type = "application/json") => {
       res.writeHead(status, { "content-type": type });
@@ -32,9 +48,13 @@ export async function startHealthServer(port: number, ready: () => Promise<void>
     };
     if (req.url === "/health") return send(200, JSON.stringify({ status: "ok" }));
     if (req.url === "/ready") {
+      const answer = (outcome: Parameters<typeof readyAnswer>[0]) => {
+        const { status, body } = readyAnswer(outcome);
+        send(status, JSON.stringify(body));
+      };
       checkReady(ready).then(
-        () => send(200, JSON.stringify({ status: "ready" })),
-        (error: unknown) => send(503, JSON.stringify({ status: "unavailable", detail: (error as Error).message })),
+        (readiness) => answer({ ok: true, readiness }),
+        (error: unknown) => answer({ ok: false, error }),
       );
       return;
     }

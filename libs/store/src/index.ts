@@ -21,3 +21,4 @@ export {
 } from "./errors";
 export { EmbeddedStoreLockedError } from "./drivers/embedded/data-dir-lock";
 export { JournalCorruptError } from "./drivers/embedded/journal-replay";
+export { describeStorageEvent, StorageEvents, StoreUnwritableError, type StorageEvent, type StorageHealth } from "./storage-health";

@@ -10,6 +10,8 @@ import { createApiUsageRepository, type ApiUsageRepository } from "./api-usage";
 import type { DriverKind, StoreDriver } from "./driver";
 import { openEmbeddedDriver } from "./drivers/embedded/open-embedded-driver";
 import { openMongoDriver } from "./drivers/mongo/open-mongo-driver";
+import type { WriteRoomTiming } from "./drivers/embedded/write-room";
+import type { StorageEvents, StorageHealth } from "./storage-health";
 
 export interface Store {
   decisions: DecisionRepository;
@@ -23,6 +25,8 @@ export interface Store {
   apiUsage: ApiUsageRepository;
   /** Rejects when the database cannot be reached (or the store is closed). */
   ping(): Promise<void>;
+  /** The embedded store's disk: journal damage kept at start, and whether writes fit (a full disk). */
+  readonly storage: StorageHealth;
   /** Finishes pending writes and releases the connection / lock. Safe to call twice. */
   close(): Promise<void>;
   readonly driver: DriverKind;
@@ -33,14 +37,19 @@ export interface OpenStoreOptions {
   mongoUrl?: string | null;
   /** Directory of the embedded store's journals and lock file. */
   dataDir: string;
-  /** Told about recoverable oddities, e.g. a torn journal line ignored at start. */
-  onWarning?: (message: string) => void;
+  /**
+   * Where the embedded store reports journal damage found at open and a full disk: attach the
+   * listener before opening. Without one, each event is a Node process warning (stderr).
+   */
+  events?: StorageEvents;
+  /** The full-disk probe's pace (tests shorten it). */
+  probe?: WriteRoomTiming;
 }
 
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const driver = options.mongoUrl
     ? await openMongoDriver(options.mongoUrl)
-    : await openEmbeddedDriver(options.dataDir, { onWarning: options.onWarning });
+    : await openEmbeddedDriver(options.dataDir, { events: options.events, probe: options.probe });
   try {
     // Opened once: the embedded driver keeps one in-memory copy per open collection.
     const imageAssets = await driver.openCollection(imageAssetsCollection);
@@ -61,12 +70,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   }
 }
 
-function storeOn(driver: StoreDriver, repositories: Omit<Store, "ping" | "close" | "driver">): Store {
+function storeOn(driver: StoreDriver, repositories: Omit<Store, "ping" | "close" | "driver" | "storage">): Store {
   let closing: Promise<void> | null = null;
   return {
     driver: driver.kind,
     ...repositories,
     ping: () => driver.ping(),
+    storage: driver.storage,
     close: () => (closing ??= driver.close()),
   };
 }

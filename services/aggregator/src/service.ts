@@ -2,12 +2,13 @@ import type { ProviderConfig } from "@sd/contracts";
 import type { AggregatorEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createAggregateWorker, createRedis } from "@sd/queue";
+import { storeReadiness, type Readiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
 
 export interface Aggregator {
-  ready(): Promise<void>;
+  ready(): Promise<Readiness>;
   close(): Promise<void>;
 }
 
@@ -49,7 +50,7 @@ export async function startAggregator(
   logger.info("aggregator started");
   return {
     async ready() {
-      await Promise.all([connection.ping(), store.ping()]);
+      return (await Promise.all([connection.ping(), storeReadiness(store)]))[1];
     },
     async close() {
       await worker.close();

@@ -5,7 +5,7 @@ import { startProviderWorkers } from "@sd/provider-worker";
 import { assertRedisReachable } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { addOtherProcessesMetrics } from "@sd/telemetry";
-import { closeServer, openStoreFor, simulateMissingProviders, startHealthServer, type Lifecycle, type SupervisedChildren } from "@sd/runtime";
+import { closeServer, openStoreFor, simulateMissingProviders, startHealthServer, storeReadiness, type Lifecycle, type SupervisedChildren } from "@sd/runtime";
 import { forkProviderWorkers } from "./worker-processes";
 
 /**
@@ -61,9 +61,7 @@ export async function startAllInOne(
     lifecycle.onShutdown("gateway", () => gateway.close());
     return { url: gateway.url, store };
   }
-  const health = await startHealthServer(env.HEALTH_PORT, async () => {
-    await store?.ping();
-  });
+  const health = await startHealthServer(env.HEALTH_PORT, async () => (store ? storeReadiness(store) : undefined));
   lifecycle.onShutdown("health server", () => closeServer(health));
   return { url: null, store };
 }

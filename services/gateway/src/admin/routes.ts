@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from "express";
 import {
   adminPeriodQuery,
+  type AcknowledgeDamageResponse,
   type RecentDecisionsResponse,
   type SystemHealth,
   type UsageStats,
@@ -28,7 +29,8 @@ const healthQuery = adminPeriodQuery("day");
 /**
  * The admin dashboard's endpoints (specification section 7 "Admin"), each behind `requireUser`
  * then `requireAdmin`: GET /admin/usage-stats (period default month), /admin/recent-decisions and
- * /admin/system-health (default day). A bad or repeated period is a 400.
+ * /admin/system-health (default day). A bad or repeated period is a 400. POST
+ * /admin/storage/acknowledge-damage acknowledges the journal damage the storage check warns of.
  */
 export function adminRoutes({ store, redis, queues, providers, requireUser, isAdmin }: AdminDeps): Router {
   const router = Router();
@@ -49,6 +51,11 @@ export function adminRoutes({ store, redis, queues, providers, requireUser, isAd
   router.get("/admin/system-health", requireUser, admin, async (req, res) => {
     const { period } = parseQuery(healthQuery, req);
     res.json((await measureHealth({ store, redis, queues, providers }, period)) satisfies SystemHealth);
+  });
+
+  // Journal damage kept at start: renamed, never deleted (see StorageHealth.acknowledgeDamage).
+  router.post("/admin/storage/acknowledge-damage", requireUser, admin, async (_req, res) => {
+    res.json({ success: true, acknowledged: await store.storage.acknowledgeDamage() } satisfies AcknowledgeDamageResponse);
   });
 
   return router;

@@ -1,5 +1,6 @@
 import { AGGREGATE_QUEUE, PERIOD_HOURS, voteQueueName, type AdminPeriod, type HealthCheck, type HealthStatus, type SystemHealth } from "@sd/contracts";
 import type { QueueActivity, QueueInspector, RateLimitState, Redis } from "@sd/queue";
+import { damageSummary } from "@sd/runtime";
 import type { HealthFigures, Store } from "@sd/store";
 
 /**
@@ -18,6 +19,8 @@ import type { HealthFigures, Store } from "@sd/store";
  *   ERROR_RATE_CRITICAL % (healthy with no decision).
  * - activity: decisions in the last hour. Always healthy: a quiet hour is normal for a small
  *   deployment, and a stalled pipeline already shows in workers, queue_backlog and queue_age.
+ * - storage (the embedded store only): critical while its disk is full (decisions are refused);
+ *   warning, "degraded", while journal damage set aside at start is not acknowledged, naming the files.
  */
 export const HEALTH_THRESHOLDS = {
   PROBE_TIMEOUT_MS: 2_000,
@@ -80,6 +83,8 @@ export interface HealthFacts {
   /** The configured providers, whose vote queues may be rate-limited. */
   providers: readonly string[];
   figures: HealthFigures;
+  /** The embedded store's disk (absent for MongoDB): why it cannot write, and the damage files not acknowledged. */
+  storage?: { unwritable: string | null; damage: string[] };
 }
 
 /** Judges the facts: each check with its status, value and message; the worst one is the status. */
@@ -141,6 +146,7 @@ export function evaluateHealth(facts: HealthFacts): SystemHealth {
     value: figures.decisions_last_hour,
     message: figures.decisions_last_hour === 0 ? "No decisions in the last hour" : `${figures.decisions_last_hour} decisions in the last hour`,
   };
+  if (facts.storage) checks.storage = storageCheck(facts.storage);
 
   return {
     status: worst(Object.values(checks).map((check) => check.status)),
@@ -156,6 +162,12 @@ export function evaluateHealth(facts: HealthFacts): SystemHealth {
   };
 }
 
+function storageCheck({ unwritable, damage }: NonNullable<HealthFacts["storage"]>): HealthCheck {
+  if (unwritable) return { status: "critical", value: damage.length, message: `The store cannot write (${unwritable}): decisions are refused until there is room` };
+  if (damage.length > 0) return { status: "warning", value: damage.length, message: `Degraded: ${damageSummary(damage)}` };
+  return { status: "healthy", value: 0, message: "Writes fit and no journal damage waits to be acknowledged" };
+}
+
 export interface HealthSources {
   store: Store;
   redis: Redis;
@@ -168,12 +180,14 @@ const NO_FIGURES: HealthFigures = { decisions_in_period: 0, decisions_last_hour:
 
 /** Measures every fact at once, each probe bounded, and judges them. */
 export async function measureHealth(sources: HealthSources, period: AdminPeriod, now = new Date()): Promise<SystemHealth> {
-  const [store, redis, queues, figures] = await Promise.allSettled([
+  const [store, redis, queues, figures, damage] = await Promise.allSettled([
     bounded(() => sources.store.ping(), "The database"),
     bounded(() => sources.redis.ping(), "Redis"),
     bounded(() => sources.queues.activity(now.getTime()), "Redis"),
     bounded(() => sources.store.decisions.healthFigures({ period, now }), "The database"),
+    bounded(() => sources.store.storage.damage(), "The data directory"),
   ]);
+  const embedded = sources.store.driver === "embedded";
   return evaluateHealth({
     period,
     now,
@@ -183,5 +197,8 @@ export async function measureHealth(sources: HealthSources, period: AdminPeriod,
     requiredQueues: [...sources.providers.map(voteQueueName), AGGREGATE_QUEUE],
     providers: sources.providers,
     figures: figures.status === "fulfilled" ? figures.value : NO_FIGURES,
+    storage: embedded
+      ? { unwritable: sources.store.storage.refusal()?.reason ?? null, damage: damage.status === "fulfilled" ? damage.value : [] }
+      : undefined,
   });
 }

@@ -44,7 +44,8 @@ async function developmentSecret(env: Pick<SecretsEnv, "NODE_ENV" | "DATA_DIR">,
 /** A secret kept in `${dataDir}/secrets.json`, generated the first time it is asked for. */
 export async function generatedSecret(dataDir: string, name: string): Promise<string> {
   const path = join(dataDir, SECRETS_FILE);
-  await mkdir(dataDir, { recursive: true });
+  // Owner-only, as the embedded store makes it (with MONGO_URL set, this may be the first to create it).
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   for (let attempt = 0; attempt < 5; attempt++) {
     const secrets = await readSecrets(path);
     const existing = secrets?.[name];

@@ -1,21 +1,24 @@
 import { Router } from "express";
 import type { QueueInspector } from "@sd/queue";
-import { checkReady } from "@sd/runtime";
+import { checkReady, readyAnswer, type Readiness } from "@sd/runtime";
 import { metricsText, queueDepth, registry } from "@sd/telemetry";
 
-/** /health: the process is up. /ready: Redis and the store answer, within a second. /metrics: Prometheus text. */
-export function healthRoutes(ready: () => Promise<void>, queues: QueueInspector): Router {
+/**
+ * /health: the process is up. /ready: Redis and the store answer, within a second, and the store
+ * can write ("degraded" with journal damage to acknowledge, see `readyAnswer`). /metrics: Prometheus text.
+ */
+export function healthRoutes(ready: () => Promise<Readiness | void>, queues: QueueInspector): Router {
   const router = Router();
   router.get("/health", (_req, res) => {
     res.json({ status: "ok" });
   });
   router.get("/ready", async (_req, res) => {
-    try {
-      await checkReady(ready);
-      res.json({ status: "ready" });
-    } catch (error) {
-      res.status(503).json({ status: "unavailable", detail: (error as Error).message });
-    }
+    const outcome = await checkReady(ready).then(
+      (readiness) => ({ ok: true as const, readiness }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    const { status, body } = readyAnswer(outcome);
+    res.status(status).json(body);
   });
   router.get("/metrics", async (_req, res) => {
     const counts = await queues.counts().catch(() => null);

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { BaseDocument } from "../../collection";
 import { syncDirectory, writeFileAtomically } from "./durable-files";
+import { makePrivateDir } from "./file-modes";
 
 const MARKER = "apart:";
 
@@ -32,7 +33,7 @@ export class ApartFields {
 
   static async open(dataDir: string, collection: string, fields: readonly string[]): Promise<ApartFields> {
     const dir = join(dataDir, `${collection}.apart`);
-    if (fields.length > 0) await mkdir(dir, { recursive: true });
+    if (fields.length > 0) await makePrivateDir(dir);
     return new ApartFields(collection, dir, fields);
   }
 

@@ -6,6 +6,7 @@ import { readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import fsNativeExtensions from "fs-native-extensions";
+import { PRIVATE_FILE } from "./file-modes";
 
 // Raw descriptors rather than FileHandle: Node closes a FileHandle it garbage-collects, and
 // closing the descriptor is what drops the lock, so the lock must not depend on a live reference.
@@ -59,7 +60,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
   const lockPath = join(dataDir, LOCK_FILE_NAME);
   // A retry happens only when the file was removed or replaced between our open and our lock.
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const fd = await openFd(lockPath, constants.O_RDWR | constants.O_CREAT, 0o644);
+    const fd = await openFd(lockPath, constants.O_RDWR | constants.O_CREAT, PRIVATE_FILE);
     let held = false;
     try {
       if (!fsNativeExtensions.tryLock(fd)) throw new EmbeddedStoreLockedError(dataDir, await readHolderPid(lockPath));

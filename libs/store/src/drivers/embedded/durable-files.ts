@@ -1,5 +1,6 @@
 import { open, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
+import { PRIVATE_FILE } from "./file-modes";
 
 /**
  * Replaces `path` atomically with the given chunks: write a temp file, fsync it, rename it over
@@ -8,7 +9,7 @@ import { dirname } from "node:path";
  */
 export async function writeFileAtomically(path: string, chunks: Iterable<string>, { syncDir = true } = {}): Promise<void> {
   const tempPath = `${path}.tmp`;
-  const handle = await open(tempPath, "w");
+  const handle = await open(tempPath, "w", PRIVATE_FILE);
   try {
     let buffer = "";
     for (const chunk of chunks) {

@@ -10,6 +10,7 @@ import { applyUpdate, upsertSeed } from "./apply-update";
 import { compilePipeline, NotCompilable } from "./compiled-pipeline";
 import { assertDocumentSize } from "./document-size";
 import { compactJournal } from "./journal-compaction";
+import { keepDamagedBytes } from "./journal-damage";
 import { encodeJournalLine } from "./journal-format";
 import { replayJournal } from "./journal-replay";
 import { JournalWriter } from "./journal-writer";
@@ -18,13 +19,18 @@ import { castAndValidate, detachedModel } from "./schema-models";
 import { SecondaryIndexes } from "./secondary-indexes";
 import { UniqueIndexes } from "./unique-indexes";
 import { WriteQueue, type InsertOutcome } from "./write-queue";
+import { WriteRoom } from "./write-room";
+import { StorageEvents } from "../../storage-health";
 
 export function journalPath(dataDir: string, collection: string): string {
   return join(dataDir, `${collection}.journal.jsonl`);
 }
 
 export interface EmbeddedCollectionOptions {
-  onWarning?: (message: string) => void;
+  /** Told about a journal's dropped end (kept in `<journal>.damaged`) at open (default: process warnings). */
+  events?: StorageEvents;
+  /** Watches every write for a full disk (default: a watch of this collection's own). */
+  room?: WriteRoom;
 }
 
 /**
@@ -65,13 +71,24 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     private readonly lookups: SecondaryIndexes,
     private readonly journal: JournalWriter,
     private readonly apart: ApartFields,
+    private readonly path: string,
+    private readonly room: WriteRoom,
   ) {}
 
-  /** Replays the journal, compacts it into a snapshot (unless it already is one), then opens it for appends. */
+  /**
+   * Replays the journal, compacts it into a snapshot (unless it already is one), then opens it for
+   * appends. An end that replay dropped is first kept in `<journal>.damaged` and reported, so the
+   * compaction that leaves it out of the journal loses nothing.
+   */
   static async open<TDoc extends BaseDocument>(spec: CollectionSpec<TDoc>, dataDir: string, options: EmbeddedCollectionOptions = {}): Promise<EmbeddedCollection<TDoc>> {
+    const events = options.events ?? new StorageEvents();
+    const room = options.room ?? new WriteRoom(dataDir, events);
     const path = journalPath(dataDir, spec.name);
-    const { docs, ignoredTornTail, isSnapshot, lines } = await replayJournal<TDoc>(path);
-    if (ignoredTornTail) options.onWarning?.(`Ignored an incomplete last line in ${path} (an unacknowledged write cut off by a crash)`);
+    const { docs, damage, isSnapshot, lines } = await replayJournal<TDoc>(path);
+    if (damage) {
+      const keptIn = await keepDamagedBytes(path, damage);
+      events.report({ kind: "journal-damaged", journal: path, line: damage.line, bytes: damage.bytes, keptIn });
+    }
     const apart = await ApartFields.open(dataDir, spec.name, spec.storedApart);
     // Values a journal still holds go to their files, and those documents' lines are written anew.
     const moved = await apart.adopt(docs);
@@ -85,7 +102,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     // Rewriting a journal that is already one line per live document would only cost start-up time.
     if (!isSnapshot || moved.size > 0) await compactJournal(path, docs.values(), lines);
     const journal = await JournalWriter.open(path);
-    return new EmbeddedCollection(spec.name, detachedModel(spec.name, spec.schema), docs, unique, lookups, journal, apart);
+    return new EmbeddedCollection(spec.name, detachedModel(spec.name, spec.schema), docs, unique, lookups, journal, apart, path, room);
   }
 
   /**
@@ -152,7 +169,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
       const query = new Query<TDoc>(filter as Criteria<TDoc>, MINGO_OPTIONS);
       const doomed = this.#candidates(filter).filter((doc) => query.test(doc));
       if (doomed.length === 0) return 0;
-      await this.journal.append([encodeJournalLine({ op: "del", ids: doomed.map((doc) => doc._id) })]);
+      await this.#append([encodeJournalLine({ op: "del", ids: doomed.map((doc) => doc._id) })]);
       for (const doc of doomed) {
         this.unique.remove(doc);
         this.lookups.remove(doc);
@@ -215,7 +232,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
         assertDocumentSize(this.name, cast, "insert");
         this.unique.assertAvailable(cast);
         // After the unique check: a refused duplicate never overwrites the stored document's files.
-        const doc = await this.apart.putApart(cast);
+        const doc = await this.room.guard(this.apart.putApart(cast), this.path);
         // Encoded here, so a document that cannot be journaled fails alone, not its whole batch.
         lines.push(encodeJournalLine({ op: "put", doc }));
         // Reserved for the rest of the batch; unique keys are never read by queries, so this shows nothing early.
@@ -229,8 +246,8 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     if (accepted.length === 0) return outcomes;
     try {
       // The values kept apart are durable before the journal line that refers to them.
-      await this.apart.sync();
-      await this.journal.append(lines);
+      await this.room.guard(this.apart.sync(), this.path);
+      await this.#append(lines);
     } catch (error) {
       for (const doc of accepted) this.unique.remove(doc);
       await this.apart.remove(accepted).catch(() => undefined);
@@ -256,7 +273,7 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
 
   /** Journal first (durable), then memory: an acknowledged write is always on disk. */
   async #put(doc: TDoc, previous?: TDoc): Promise<void> {
-    await this.journal.append([encodeJournalLine({ op: "put", doc })]);
+    await this.#append([encodeJournalLine({ op: "put", doc })]);
     if (previous) {
       this.unique.remove(previous);
       this.lookups.replace(previous, doc);
@@ -265,6 +282,11 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     }
     this.unique.add(doc);
     this.docs.set(doc._id, doc);
+  }
+
+  /** A durable journal append; a full disk fails it as a StoreUnwritableError (see `WriteRoom`). */
+  #append(lines: readonly string[]): Promise<void> {
+    return this.room.guard(this.journal.append(lines), this.path);
   }
 
   /** Whether a document is stored now (for reads that raced a delete). */

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { StorageEvents } from "../../storage-health";
 import { openStore, type Store } from "../../store";
 import { sampleDecision } from "../../testing/sample-decision";
 import { makeTempDir } from "../../testing/temp-dir";
@@ -14,8 +15,8 @@ const lateVote = (n: number) => ({ response: `answer ${n}`, raw: `raw ${n}`, con
 describe("embedded store", () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   const open: Store[] = [];
-  const openHere = async (onWarning?: (message: string) => void) => {
-    const store = await openStore({ dataDir: dir.path, onWarning });
+  const openHere = async (events?: StorageEvents) => {
+    const store = await openStore({ dataDir: dir.path, events });
     open.push(store);
     return store;
   };
@@ -100,10 +101,10 @@ describe("embedded store", () => {
     await first.close();
     await appendFile(journal(), '{"op":"put","doc":{"_id":"c","question":"Torn');
 
-    const onWarning = vi.fn();
-    const second = await openHere(onWarning);
+    const reported = vi.fn();
+    const second = await openHere(new StorageEvents().on("storage", reported));
     expect(await second.decisions.count()).toBe(2);
-    expect(onWarning).toHaveBeenCalledWith(expect.stringContaining("incomplete last line"));
+    expect(reported).toHaveBeenCalledWith(expect.objectContaining({ kind: "journal-damaged", journal: journal() }));
     expect(await second.decisions.insertOnce(sampleDecision({ id: "c" }))).toBe(true);
     await second.close();
 
@@ -116,8 +117,12 @@ describe("embedded store", () => {
     await first.decisions.insertOnce(sampleDecision({ id: "a" }));
     await first.close();
     await appendFile(journal(), Buffer.alloc(64));
-    expect(await (await openHere()).decisions.count()).toBe(1);
+    const reported = vi.fn();
+    expect(await (await openHere(new StorageEvents().on("storage", reported))).decisions.count()).toBe(1);
     expect(await journalLines()).toHaveLength(1);
+    // Kept aside all the same: dropped bytes are never silent.
+    expect(reported).toHaveBeenCalledWith(expect.objectContaining({ kind: "journal-damaged", line: 2, bytes: 64 }));
+    expect(await readFile(`${journal()}.damaged`)).toEqual(Buffer.concat([Buffer.alloc(64), Buffer.from("\n")]));
   });
 
   it("refuses a journal corrupted before its last line", async () => {

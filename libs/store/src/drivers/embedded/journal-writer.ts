@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
+import { PRIVATE_FILE } from "./file-modes";
 
 /**
  * The journal's open flags where the platform has O_DSYNC (Linux, macOS): each write returns once
@@ -24,7 +25,7 @@ export class JournalWriter {
   ) {}
 
   static async open(path: string): Promise<JournalWriter> {
-    const handle = await open(path, SYNCED_APPEND ?? "a");
+    const handle = await open(path, SYNCED_APPEND ?? "a", PRIVATE_FILE);
     const { size } = await handle.stat();
     return new JournalWriter(handle, size);
   }

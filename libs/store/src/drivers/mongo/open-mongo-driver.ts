@@ -2,6 +2,7 @@ import mongoose, { type Model } from "mongoose";
 import type { BaseDocument } from "../../collection";
 import type { CollectionSpec } from "../../collection-spec";
 import type { StoreDriver } from "../../driver";
+import { NO_STORAGE_WATCH } from "../../storage-health";
 import { MongoCollection } from "./mongo-collection";
 
 /** Connects to MongoDB; each collection's model is built from its schema and its indexes synced at open. */
@@ -30,6 +31,7 @@ export async function openMongoDriver(url: string): Promise<StoreDriver> {
       if (!db) throw new Error("MongoDB connection is not open");
       await db.admin().ping();
     },
+    storage: NO_STORAGE_WATCH,
     async close() {
       await connection.close();
     },
