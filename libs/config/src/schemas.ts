@@ -82,6 +82,11 @@ const authEnv = {
   GOOGLE_CLIENT_SECRET: optionalString,
   /** Comma-separated emails of admins (case-insensitive); nothing else makes anyone an admin. */
   ADMIN_EMAILS: commaList.transform((emails) => emails.map((e) => e.toLowerCase())),
+  /**
+   * Lets admins clean, retry and remove jobs on the queue board (/admin/queues). Off: the board only
+   * shows. On, it still refuses any action on a job of a decision in flight.
+   */
+  QUEUE_BOARD_WRITABLE: boolFromEnv(false),
 };
 
 /** A base64 (or base64url) text that decodes to exactly 32 bytes. */

@@ -34,12 +34,21 @@ export const ImagesSchema = z
   .optional()
   .default([]);
 
+/** The nil and max UUIDs are well known: every client sending one would claim the same live room. */
+const SHARED_UUIDS = new Set(["00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff"]);
+export const REQUEST_ID_NOT_RANDOM = "request_id must be a new random UUID, not the nil or max UUID.";
+
+/** A client's id for one decision's live events: a UUID of its own. */
+export const RequestIdSchema = z
+  .uuid({ error: "request_id must be a UUID." })
+  .refine((id) => !SHARED_UUIDS.has(id.toLowerCase()), REQUEST_ID_NOT_RANDOM);
+
 /** Body of both decision endpoints. Categories come out normalised. */
 export const DecisionRequestSchema = z.object({
   question: QuestionSchema,
   categories: CategoriesSchema,
   images: ImagesSchema,
-  request_id: z.uuid({ error: "request_id must be a UUID." }).optional(),
+  request_id: RequestIdSchema.optional(),
   ...EnsembleOptionsSchema.shape,
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CategoriesSchema, ImagesSchema, QuestionSchema } from "./decision";
+import { CategoriesSchema, ImagesSchema, QuestionSchema, RequestIdSchema } from "./decision";
 import { EnsembleOptionsSchema } from "./ensemble";
 
 /**
@@ -18,8 +18,7 @@ export const V1EnsembleRequestSchema = z.object({
    * Optional: a new UUID per decision, to watch each model's vote live over Socket.IO (emit
    * `decision:join` with it before posting), as the playground does.
    */
-  request_id: z
-    .uuid({ error: "request_id must be a UUID." })
+  request_id: RequestIdSchema
     .optional()
     .meta({ description: "Optional: a new UUID per decision, to follow each model's vote live (emit decision:join with it first)." }),
   ...EnsembleOptionsSchema.shape,

@@ -11,6 +11,7 @@ import {
 } from "@sd/contracts";
 import { decodeOutcome, hearOutcomesInProcess, outcomeDecisionId, subscribeToOutcomes } from "./decision-outcomes";
 import { onReconnect, patientDuplicate } from "./redis";
+import { retentionJobOptions } from "./job-retention";
 import { voteJobOptions } from "./vote-policy";
 
 /** Attempts at writing a decision: the store may be briefly unreachable. */
@@ -183,8 +184,7 @@ export class DecisionFlow {
         // Writing the decision may meet a store outage: retry it rather than lose the decision.
         attempts: AGGREGATE_ATTEMPTS,
         backoff: { type: "exponential", delay: AGGREGATE_BACKOFF_MS },
-        removeOnComplete: { age: 3600, count: 5000 },
-        removeOnFail: { age: 24 * 3600 },
+        ...retentionJobOptions(),
       },
       children: decision.providers.map((provider) => ({
         name: "vote",

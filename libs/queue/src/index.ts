@@ -8,6 +8,7 @@ export * from "./decision-steps";
 export * from "./quorum-board";
 export * from "./image-stash";
 export * from "./workers";
+export { JOB_RETENTION, type JobRetention } from "./job-retention";
 export { MINUTE_MS, NO_RATE_LIMIT, QueueRateLimited, perMinute, type RateLimit, type RateLimitState } from "./rate-limit";
 export { TokenBudget } from "./token-budget";
 export * from "./queue-depth";

@@ -18,3 +18,8 @@ export function activeJobsKey(prefix: string, queueName: string): string {
 export function tokenBudgetKey(prefix: string, provider: string): string {
   return `${prefix}:token-budget:${provider}`;
 }
+
+/** The Redis string that ties a `request_id` (a live-event room) to the one decision that may use it. */
+export function requestIdClaimKey(prefix: string, requestId: string): string {
+  return `${prefix}:request:${requestId}`;
+}

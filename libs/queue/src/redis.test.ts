@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { createRedis, createRequestRedis, deleteDeploymentKeys, isRedisUnavailable, onReconnect } from "./redis";
+import { ReplyError } from "ioredis";
+import { createRedis, createRequestRedis, deleteDeploymentKeys, isRedisRefusingWrites, isRedisUnavailable, onReconnect } from "./redis";
 
 describe("Redis connections", () => {
   it("on the request path, a command fails at once while Redis is unreachable, with an error recognised as an outage", async () => {
@@ -74,5 +75,25 @@ describe("deleteDeploymentKeys", () => {
       await redis.del(`${neighbour}:kept`);
       redis.disconnect();
     }
+  });
+});
+
+describe("isRedisRefusingWrites", () => {
+  const oom = () => new ReplyError("OOM command not allowed when used memory > 'maxmemory'.");
+
+  it("recognises Redis out of memory, alone, inside a refused transaction (EXECABORT's previous errors) and as a cause", () => {
+    const execAbort = Object.assign(new ReplyError("EXECABORT Transaction discarded because of previous errors."), { previousErrors: [oom()] });
+    expect(isRedisRefusingWrites(oom())).toBe(true);
+    expect(isRedisRefusingWrites(execAbort)).toBe(true);
+    expect(isRedisRefusingWrites(new Error("could not store the images", { cause: execAbort }))).toBe(true);
+    expect(isRedisRefusingWrites(new ReplyError("MISCONF Redis is configured to save RDB snapshots, but it's currently unable to persist to disk."))).toBe(true);
+    expect(isRedisRefusingWrites(new ReplyError("READONLY You can't write against a read only replica."))).toBe(true);
+  });
+
+  it("leaves other errors alone: a wrong command, a transaction aborted for another reason, an outage", () => {
+    expect(isRedisRefusingWrites(new ReplyError("ERR wrong number of arguments for 'set' command"))).toBe(false);
+    expect(isRedisRefusingWrites(Object.assign(new ReplyError("EXECABORT Transaction discarded because of previous errors."), { previousErrors: [new ReplyError("ERR syntax error")] }))).toBe(false);
+    expect(isRedisRefusingWrites(new Error("Connection is closed."))).toBe(false);
+    expect(isRedisRefusingWrites("OOM command not allowed")).toBe(false);
   });
 });

@@ -104,6 +104,26 @@ export function isRedisUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** Replies with which Redis refuses a write it would otherwise take: out of `maxmemory`, a failed snapshot, a replica. */
+const REFUSED_WRITE = /OOM command not allowed|^MISCONF |^READONLY /;
+
+/**
+ * Whether `error` (or its cause, or a command before it in the same transaction) is Redis refusing
+ * a write because it is full or cannot persist: the request is fine, the deployment is not.
+ */
+export function isRedisRefusingWrites(error: unknown): boolean {
+  const pending: Array<{ error: unknown; depth: number }> = [{ error, depth: 0 }];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const current = item.error;
+    if (!(current instanceof Error) || item.depth > 4) continue;
+    if (REFUSED_WRITE.test(current.message)) return true;
+    const previous = (current as { previousErrors?: unknown }).previousErrors;
+    if (Array.isArray(previous)) pending.push(...previous.slice(0, 10).map((next: unknown) => ({ error: next, depth: item.depth + 1 })));
+    pending.push({ error: current.cause, depth: item.depth + 1 });
+  }
+  return false;
+}
+
 /** Fails fast, with instructions, when Redis is not reachable at start. */
 export async function assertRedisReachable(url: string, timeoutMs = 3000): Promise<void> {
   const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: timeoutMs });

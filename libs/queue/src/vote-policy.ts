@@ -1,4 +1,5 @@
 import type { JobsOptions } from "bullmq";
+import { retentionJobOptions } from "./job-retention";
 
 /** Backoff type that lets the worker honour a vendor's Retry-After (see `voteBackoff`). */
 export const VOTE_BACKOFF_TYPE = "provider";
@@ -10,8 +11,7 @@ export function voteJobOptions(attempts: number): JobsOptions {
     backoff: { type: VOTE_BACKOFF_TYPE },
     // A vote that failed for good still lets the decision go on; the aggregator records it as an error.
     ignoreDependencyOnFailure: true,
-    removeOnComplete: { age: 3600, count: 5000 },
-    removeOnFail: { age: 24 * 3600 },
+    ...retentionJobOptions(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Queue, Worker, type Processor, type WorkerListener, type WorkerOptions } from "bullmq";
 import type { Redis } from "ioredis";
+import { JOB_RETENTION, sweepFinishedJobs, type JobRetention } from "./job-retention";
 import { NO_RATE_LIMIT, QueueRateLimited, type RateLimit } from "./rate-limit";
 
 export interface WorkerSettings {
@@ -15,6 +16,8 @@ export interface WorkerSettings {
    * requests per minute); unset, none. Either way a processor may pause the queue (`QueueRateLimited`).
    */
   rateLimit?: RateLimit;
+  /** How long finished jobs are kept and how often they are swept (the pipeline's retention unless a test says otherwise). */
+  retention?: JobRetention;
 }
 
 /**
@@ -42,6 +45,7 @@ export class WorkerPool<Data, Result> {
   readonly #workers: Worker<Data, Result, string>[];
   /** Sets the queue's pauses (BullMQ's `Queue.rateLimit`; the worker's own is deprecated). */
   readonly #queue: Queue<Data, Result, string>;
+  readonly #stopSweeping: () => void;
 
   constructor(queueName: string, processor: Processor<Data, Result, string>, settings: WorkerSettings) {
     const limit = settings.rateLimit ?? NO_RATE_LIMIT;
@@ -52,6 +56,8 @@ export class WorkerPool<Data, Result> {
     this.#queue = new Queue<Data, Result, string>(queueName, { connection: settings.connection, prefix: settings.prefix });
     // Its connection is the workers', whose errors the pool's "error" listeners already hear.
     this.#queue.on("error", () => undefined);
+    // The process that works a queue also clears its finished jobs, even when no new job comes.
+    this.#stopSweeping = sweepFinishedJobs(this.#queue as Queue, settings.retention ?? JOB_RETENTION);
     const count = Math.min(MAX_WORKERS_PER_QUEUE, Math.ceil(settings.concurrency / SLOTS_PER_WORKER));
     const pausable = this.#pausable(processor);
     this.#workers = Array.from(
@@ -103,6 +109,7 @@ export class WorkerPool<Data, Result> {
 
   /** Stops taking jobs and waits for those running (`force`: does not wait; their locks expire and they stall). */
   async close(force = false): Promise<void> {
+    this.#stopSweeping();
     await Promise.all(this.#workers.map((worker) => worker.close(force)));
     await this.#queue.close();
   }

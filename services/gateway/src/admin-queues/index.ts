@@ -1,9 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
 import { ExpressAdapter } from "@bull-board/express";
-import { Router, type Request, type RequestHandler } from "express";
+import { Router, type Express, type Request, type RequestHandler } from "express";
 import jwt from "jsonwebtoken";
 import { ADMIN_MESSAGES, type QueuesSessionResponseSchema } from "@sd/contracts";
 import { attachQueueBoard, type Redis } from "@sd/queue";
@@ -12,6 +9,7 @@ import { requireAdmin } from "../admin";
 import { ACCESS_TOKEN_ISSUER, signedInUser } from "../auth";
 import { unauthorized } from "../auth/middleware";
 import { HttpError } from "../http/errors";
+import { refuseCompressedBody } from "../http/json-body";
 
 /** Where the queue view is mounted, and the only path its session cookie is sent to. */
 export const QUEUES_PATH = "/admin/queues";
@@ -47,6 +45,8 @@ export interface QueueViewDeps {
   isAdmin(email: string): boolean;
   /** True when the sign-in session the queue session came from was ended (sign-out, stolen refresh token). */
   sessionEnded(sessionId: string): Promise<boolean>;
+  /** Admins may clean, retry and remove jobs (never those of a decision in flight); read-only by default. */
+  writable?: boolean;
 }
 
 export interface QueueView {
@@ -72,9 +72,8 @@ interface QueueSessionClaims {
 export function queueView(deps: QueueViewDeps): QueueView {
   const server = new ExpressAdapter();
   server.setBasePath(QUEUES_PATH);
-  const queues = attachQueueBoard(server, deps.redis, deps.prefix, deps.providers);
-  const templateDir = localTemplateDir();
-  server.setViewsPath(templateDir);
+  const queues = attachQueueBoard(server, deps.redis, deps.prefix, deps.providers, { writable: deps.writable === true });
+  renderWithoutWebFonts(server);
 
   const sessionRoutes = Router();
   sessionRoutes.post("/admin/queues-session", deps.requireUser, requireAdmin(deps.isAdmin), (req, res) => {
@@ -109,15 +108,11 @@ export function queueView(deps: QueueViewDeps): QueueView {
     next();
   };
   const board = Router();
-  board.use(QUEUES_PATH, guard, server.getRouter() as RequestHandler);
+  board.use(QUEUES_PATH, guard, refuseCompressedBody, server.getRouter() as RequestHandler);
   return {
     sessionRoutes,
     board,
-    close: async () => {
-      await queues.close();
-      // Every start writes its own copy: without this, each restart would leave one behind.
-      rmSync(templateDir, { recursive: true, force: true });
-    },
+    close: () => queues.close(),
   };
 }
 
@@ -131,9 +126,18 @@ function accessTokenExpiry(req: Request): number | null {
 function cookieValue(req: Request, name: string): string | null {
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const separator = part.indexOf("=");
-    if (separator > 0 && part.slice(0, separator).trim() === name) return decodeURIComponent(part.slice(separator + 1).trim());
+    if (separator > 0 && part.slice(0, separator).trim() === name) return decodedOrNull(part.slice(separator + 1).trim());
   }
   return null;
+}
+
+/** A malformed percent-escape is a bad cookie (answered 401 like any other), not a server error. */
+function decodedOrNull(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
 }
 
 function verifySession(token: string | null, secret: string): QueueSessionClaims | null {
@@ -149,16 +153,19 @@ function verifySession(token: string | null, secret: string): QueueSessionClaims
   }
 }
 
+type RenderCallback = (error: Error | null, html?: string) => void;
+const WEB_FONTS_LINK = /<link[^>]+fonts\.googleapis\.com[^>]*>/g;
+
 /**
- * Bull Board's page template without its Google Fonts stylesheet: every asset of the queue view
- * comes from this server (the board falls back to the system fonts). Written to a private new
- * directory (a fixed path in a shared /tmp could be planted by another user, and a template is
- * code), named with the process id so an operator can tell whose it is; `close` removes it.
+ * Bull Board's page without its Google Fonts stylesheet: every asset of the queue view comes from
+ * this server (the board falls back to the system fonts). The page is rendered by the board's own
+ * template engine and the link removed from the result, so no edited copy of the template is
+ * written anywhere (a copy on disk would outlive a process that is killed).
  */
-function localTemplateDir(): string {
-  const uiDist = join(dirname(createRequire(import.meta.url).resolve("@bull-board/ui/package.json")), "dist");
-  const template = readFileSync(join(uiDist, "index.ejs"), "utf8").replace(/<link[^>]+fonts\.googleapis\.com[^>]*>/g, "");
-  const dir = mkdtempSync(join(tmpdir(), `sd-queue-board-${process.pid}-`));
-  writeFileSync(join(dir, "index.ejs"), template);
-  return dir;
+function renderWithoutWebFonts(server: ExpressAdapter): void {
+  const boardRequire = createRequire(createRequire(import.meta.url).resolve("@bull-board/express"));
+  const ejs = boardRequire("ejs") as { renderFile(path: string, data: object, callback: RenderCallback): void };
+  (server.getRouter() as Express).engine("ejs", (path: string, options: object, callback: RenderCallback) =>
+    ejs.renderFile(path, options, (error, html) => callback(error, html?.replace(WEB_FONTS_LINK, ""))),
+  );
 }
