@@ -9,8 +9,10 @@
  *
  *   npm run chaos                                   (1,000 decisions per drill; 100 image decisions)
  *   CHAOS_SIZE=50 CHAOS_MEMORY_DECISIONS=20 CHAOS_DRILLS=a,d,g npm run chaos
+ *   CHAOS_DRILLS=i CHAOS_FLOOD_SECONDS=10 npm run chaos   (the compressed-body flood alone, shorter)
  */
 import { startEmulator } from "@sd/provider-emulator";
+import { compressedBodyFlood, floodProblems, floodTable, type BodyFloodRow } from "../src/testing/faults/body-flood";
 import {
   allInOneKilled,
   faultTable,
@@ -28,8 +30,11 @@ import {
 
 const SIZE = Number(process.env.CHAOS_SIZE ?? 1000);
 /** Letters of the drills to run (e.g. `a,b,g`); all by default. */
-const ONLY = new Set((process.env.CHAOS_DRILLS ?? "a,b,c,d,e,f,g,h").split(",").map((letter) => letter.trim()));
+const ONLY = new Set((process.env.CHAOS_DRILLS ?? "a,b,c,d,e,f,g,h,i").split(",").map((letter) => letter.trim()));
 const MEMORY_DECISIONS = Number(process.env.CHAOS_MEMORY_DECISIONS ?? 100);
+/** Drill i: how long and with how many clients the heavy bodies are sent. */
+const FLOOD_SECONDS = Number(process.env.CHAOS_FLOOD_SECONDS ?? 30);
+const FLOOD_CLIENTS = Number(process.env.CHAOS_FLOOD_CLIENTS ?? 40);
 /** "After" more than this above "before" means images or jobs stayed in Redis. */
 const MEMORY_SLACK_BYTES = 5 * 1024 * 1024;
 
@@ -52,6 +57,7 @@ async function main(): Promise<number> {
   const rows: FaultRow[] = [];
   const failures: string[] = [];
   let memory: MemoryRow | null = null;
+  let flood: BodyFloodRow | null = null;
   try {
     for (const [name, run] of DRILLS.filter(([name]) => ONLY.has(name[0]!))) {
       emulator.reset();
@@ -76,12 +82,25 @@ async function main(): Promise<number> {
         failures.push(`g. Redis memory: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
+    if (ONLY.has("i")) {
+      emulator.reset();
+      const floodStarted = performance.now();
+      process.stderr.write(`i. compressed-body flood: ${FLOOD_CLIENTS} clients for ${FLOOD_SECONDS} s...\n`);
+      try {
+        flood = await compressedBodyFlood({ emulator }, { clients: FLOOD_CLIENTS, seconds: FLOOD_SECONDS });
+        failures.push(...floodProblems(flood).map((problem) => `i. compressed-body flood: ${problem}`));
+        process.stderr.write(`i. compressed-body flood: done in ${seconds(floodStarted)}\n`);
+      } catch (error) {
+        failures.push(`i. compressed-body flood: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
   } finally {
     await emulator.close();
   }
 
   process.stdout.write(`\n${faultTable(rows)}\n\n`);
   if (memory) process.stdout.write(`${memoryTable(memory)}\n\n`);
+  if (flood) process.stdout.write(`${floodTable(flood)}\n\n`);
   const broken = rows.filter((row) => row.lost > 0 || row.doubled > 0);
   for (const row of broken) failures.push(`${row.scenario}: ${row.lost} lost, ${row.doubled} doubled`);
   if (memory && memory.afterBytes - memory.beforeBytes > MEMORY_SLACK_BYTES) {

@@ -1,7 +1,7 @@
 import cors from "cors";
 import express, { type Express } from "express";
 import type { GatewayEnv } from "@sd/config";
-import type { ProviderConfig } from "@sd/contracts";
+import { MESSAGES, type ProviderConfig } from "@sd/contracts";
 import type { ModelProvider } from "@sd/providers";
 import type { QueueInspector, Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
@@ -12,7 +12,8 @@ import type { DecisionService } from "./decision-service";
 import { errorHandler, HttpError } from "./http/errors";
 import type { Mailer } from "./mail/mailer";
 import { httpMetrics, requestLogging } from "./http/observability";
-import { perIpByteLimit, perIpRateLimit, recordBodyBytes } from "./http/rate-limit";
+import { jsonBody } from "./http/json-body";
+import { perIpByteLimit, perIpRateLimit } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { decisionHistoryRoutes } from "./routes/decision-history";
 import { decisionRoutes } from "./routes/decisions";
@@ -42,7 +43,8 @@ export interface AppDeps {
   apiKeys: ApiKeys;
   /** Bull Board at /admin/queues and the route minting its session. */
   queueView: QueueView;
-  ready: () => Promise<void>;
+  /** /ready's check (see `healthRoutes`). */
+  ready: Parameters<typeof healthRoutes>[0];
 }
 
 export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, auth, apiKeys, queueView, ready }: AppDeps): Express {
@@ -53,7 +55,8 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   if (env.CORS_ORIGINS.length > 0) app.use(cors({ origin: env.CORS_ORIGINS }));
   app.use(healthRoutes(ready, queues));
   app.use(requestLogging(logger), httpMetrics());
-  app.use(express.json({ limit: `${env.BODY_LIMIT_MB}mb`, verify: recordBodyBytes }));
+  // No body parser here: each route reads its own body, after the checks that can refuse it unread.
+  const imageBody = jsonBody({ limit: env.BODY_LIMIT_MB * 1024 * 1024, tooLarge: MESSAGES.imagesTooLarge });
 
   const publicLimit = perIpRateLimit(redis, env.QUEUE_PREFIX, "public", env.RATE_LIMIT_PER_MINUTE);
   // Bodies of the endpoints whose images Redis holds while their decisions run.
@@ -63,10 +66,10 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
     "/api",
     providerRoutes(deciders, decisions.ensembleDefaults),
     auth.routes,
-    decisionRoutes({ decisions, publicLimit, byteLimit, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
+    decisionRoutes({ decisions, publicLimit, byteLimit, body: imageBody, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
     decisionHistoryRoutes(store, auth.requireUser),
-    imageAssetRoutes(store, auth.optionalUser),
-    suggestionRoutes(suggester, publicLimit, logger),
+    imageAssetRoutes(store, auth.optionalUser, imageBody),
+    suggestionRoutes(suggester, publicLimit, imageBody, logger),
     waitlistRoutes(store, formLimit),
     jobApplicationRoutes(store, mailer, env, formLimit, logger),
     apiKeys.routes,
@@ -76,7 +79,7 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   // The public REST API and the external history path, with SD-API-KEY instead of a bearer token:
   // the history list is the web app's handler behind the key check.
   const keyHistory = decisionHistoryRoutes(store, apiKeys.keyAccess);
-  app.use("/v1", v1Routes({ store, decisions, idempotency: apiKeys.idempotency, keyAccess: apiKeys.keyAccess, byteLimit, history: keyHistory }));
+  app.use("/v1", v1Routes({ store, decisions, idempotency: apiKeys.idempotency, keyAccess: apiKeys.keyAccess, byteLimit, body: imageBody, history: keyHistory }));
   app.get("/decision-history", keyHistory);
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(openApiRoutes());

@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { DecisionLostError, DecisionTimeoutError, deleteIfEqual, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
+import { DecisionLostError, DecisionTimeoutError, deleteIfEqual, requestIdClaimKey, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
 import { HttpError } from "./http/errors";
 
@@ -53,10 +53,20 @@ export interface DecisionServiceDeps {
   voteDeadlineMs: number;
   /** How long a decision's images stay readable in Redis (IMAGE_TTL_SECONDS). */
   imageTtlSeconds: number;
+  /** Why the store cannot write decisions now (a full disk), or null: new decisions are then refused at once (507). */
+  storeRefusal(): Error | null;
   /** Decisions this gateway may have in flight before it refuses new ones (MAX_IN_FLIGHT_DECISIONS). */
   maxInFlight: number;
   /** The `Retry-After` of that refusal (OVERLOAD_RETRY_AFTER_SECONDS). */
   overloadRetryAfterSeconds: number;
+}
+
+/** How long past DECISION_TIMEOUT_MS a request id stays claimed: a decision answered 504 still finishes (and sends its events) a little later. */
+export const REQUEST_ID_CLAIM_MARGIN_MS = 60_000;
+
+/** The life of a request id's claim, in milliseconds. */
+export function requestIdClaimMs(decisionTimeoutMs: number): number {
+  return decisionTimeoutMs + REQUEST_ID_CLAIM_MARGIN_MS;
 }
 
 /** A submitted decision and its result to come. */
@@ -137,12 +147,15 @@ export class DecisionService {
   };
 
   /**
-   * Refuses a new decision at once while this gateway already has MAX_IN_FLIGHT_DECISIONS in
+   * Refuses a new decision at once while the store cannot write it (a full disk: 507, until its
+   * probe finds room again), or while this gateway already has MAX_IN_FLIGHT_DECISIONS in
    * flight: under overload the decisions already accepted keep their pace (first come, first
    * served) and a client is told when to come back, instead of waiting in an ever longer queue.
    * The decision routes also call it first of all (`admission`), so a refusal costs no Redis call.
    */
   admit(): void {
+    const refusal = this.deps.storeRefusal();
+    if (refusal) throw refusal;
     if (this.deps.flow.waitingCount + this.submitting < this.deps.maxInFlight) return;
     throw new HttpError(503, MESSAGES.overloaded, undefined, { "Retry-After": String(this.deps.overloadRetryAfterSeconds) });
   }
@@ -160,7 +173,8 @@ export class DecisionService {
         if (stored) return stored;
         throw new HttpError(503, MESSAGES.decisionLost);
       }
-      throw error;
+      // Its write failed through every retry: while the disk is full, say so rather than a bare 500.
+      throw this.deps.storeRefusal() ?? error;
     }
   }
 
@@ -226,9 +240,13 @@ export class DecisionService {
     }
   }
 
-  /** A request id names one decision's room; reusing it would mix two decisions' events. */
+  /**
+   * A request id names one decision's room; reusing it would mix two decisions' events. The claim
+   * lasts as long as its decision may still send events (the wait for it, plus a margin), not longer:
+   * one key per request with an id, for a day, would let a busy deployment fill Redis.
+   */
   private async claimRequestId(requestId: string, decisionId: string): Promise<void> {
-    const claimed = await this.deps.redis.set(this.requestIdKey(requestId), decisionId, "EX", 24 * 3600, "NX");
+    const claimed = await this.deps.redis.set(this.requestIdKey(requestId), decisionId, "PX", requestIdClaimMs(this.deps.timeoutMs), "NX");
     if (claimed === null) throw new HttpError(409, "This request_id was already used. Send a new UUID for each decision.");
   }
 
@@ -238,6 +256,6 @@ export class DecisionService {
   }
 
   private requestIdKey(requestId: string): string {
-    return `${this.deps.flow.keyPrefix}:request:${requestId}`;
+    return requestIdClaimKey(this.deps.flow.keyPrefix, requestId);
   }
 }

@@ -15,6 +15,7 @@ import {
   whenReady,
   type Redis,
 } from "@sd/queue";
+import { storeReadiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createApiKeys } from "./api-keys";
@@ -105,6 +106,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     timeoutMs: env.DECISION_TIMEOUT_MS,
     voteDeadlineMs: voteDeadline,
     imageTtlSeconds: env.IMAGE_TTL_SECONDS,
+    storeRefusal: () => store.storage.refusal(),
     maxInFlight: inFlightLimit(env, null),
     overloadRetryAfterSeconds: env.OVERLOAD_RETRY_AFTER_SECONDS,
   });
@@ -128,6 +130,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     isAdmin: (email) => auth.isAdmin(email),
     // The queue view re-checks the sign-in session on every request.
     sessionEnded: (sessionId) => auth.isSessionEnded(sessionId),
+    writable: env.QUEUE_BOARD_WRITABLE,
   });
   const app = createApp({
     env,
@@ -142,9 +145,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     apiKeys,
     queueView,
     queues,
-    ready: async () => {
-      await Promise.all([redis.ping(), store.ping()]);
-    },
+    ready: async () => (await Promise.all([redis.ping(), storeReadiness(store)]))[1],
   });
   // Bodies that stop arriving are cut in seconds, not Node's default 300 s (see request-timeouts).
   const timeouts = { totalMs: env.REQUEST_TIMEOUT_MS, idleMs: env.REQUEST_IDLE_TIMEOUT_MS };

@@ -10,6 +10,7 @@ import {
 } from "@sd/contracts";
 import type { Store } from "@sd/store";
 import { signedInUser } from "../auth";
+import { smallJsonBody } from "../http/json-body";
 import { parseBody } from "../http/validate";
 import type { ApiKeyService } from "./api-key-service";
 import { periodStart, type MonthlyQuota } from "./monthly-quota";
@@ -35,7 +36,7 @@ export function apiKeyRoutes({ keys, store, requireUser, perUserLimit, quota }: 
     res.json((await keys.list(signedInUser(res).userId)) satisfies ApiKey[]);
   });
 
-  router.post("/api-keys", requireUser, perUserLimit, async (req, res) => {
+  router.post("/api-keys", requireUser, perUserLimit, smallJsonBody, async (req, res) => {
     const input = parseBody(ApiKeyCreateSchema, req);
     const { userId, email } = signedInUser(res);
     // The only answer that carries the key; it is never written to a log or kept by a cache.
@@ -43,7 +44,7 @@ export function apiKeyRoutes({ keys, store, requireUser, perUserLimit, quota }: 
     res.status(201).json((await keys.create({ userId, email }, input)) satisfies ApiKey);
   });
 
-  router.put("/api-keys/:id", requireUser, async (req, res) => {
+  router.put("/api-keys/:id", requireUser, smallJsonBody, async (req, res) => {
     const { active_status } = parseBody(ApiKeyUpdateSchema, req);
     res.json((await keys.setActive(req.params.id as string, signedInUser(res).userId, active_status)) satisfies ApiKey);
   });

@@ -15,6 +15,7 @@ import type { Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { HttpError } from "../http/errors";
+import { smallJsonBody } from "../http/json-body";
 import { perIpRateLimit, perKeyRateLimit } from "../http/rate-limit";
 import { parseBody } from "../http/validate";
 import type { GoogleSignIn } from "./google-oidc";
@@ -72,12 +73,13 @@ export function authRoutes(deps: AuthRouteDeps): Router {
     if (await magicLinks.signedInFrom(String(res.locals.signInEmail), clientOf(req))) return next();
     return magicLinkPerEmail(req, res, next);
   };
+  const googleConfigured: RequestHandler = (_req, _res, next) => next(google.configured ? undefined : new HttpError(503, AUTH_MESSAGES.googleNotConfigured));
   const readEmail: RequestHandler = (req, res, next) => {
     res.locals.signInEmail = parseBody(MagicLinkRequestSchema, req).email;
     next();
   };
 
-  router.post("/auth/magic-link/request", perIp, magicLinkPerIp, readEmail, magicLinkPerEmailAndIp, magicLinkCeiling, async (_req, res) => {
+  router.post("/auth/magic-link/request", perIp, magicLinkPerIp, smallJsonBody, readEmail, magicLinkPerEmailAndIp, magicLinkCeiling, async (_req, res) => {
     const email = res.locals.signInEmail as string;
     try {
       await magicLinks.send(email);
@@ -89,7 +91,7 @@ export function authRoutes(deps: AuthRouteDeps): Router {
     res.json({ message: AUTH_MESSAGES.magicLinkSent });
   });
 
-  router.post("/auth/magic-link/verify", perIp, async (req, res) => {
+  router.post("/auth/magic-link/verify", perIp, smallJsonBody, async (req, res) => {
     const { token } = parseBody(MagicLinkVerifySchema, req);
     const email = await magicLinks.consume(token);
     if (email === null) throw new HttpError(400, AUTH_MESSAGES.invalidMagicLink);
@@ -106,15 +108,14 @@ export function authRoutes(deps: AuthRouteDeps): Router {
     res.json(await google.authorize());
   });
 
-  router.post("/auth/google/callback", perIp, async (req, res) => {
-    if (!google.configured) throw new HttpError(503, AUTH_MESSAGES.googleNotConfigured);
+  router.post("/auth/google/callback", perIp, googleConfigured, smallJsonBody, async (req, res) => {
     const profile = await google.callback(parseBody(GoogleCallbackSchema, req));
     const user = await store.users.signInWithGoogle(profile);
     logger.info({ user_id: user.id, method: "google" }, "signed in");
     res.json((await sessions.start(user)) satisfies AuthResponse);
   });
 
-  router.post("/auth/refresh", perIp, async (req, res) => {
+  router.post("/auth/refresh", perIp, smallJsonBody, async (req, res) => {
     const { refresh_token } = parseBody(RefreshRequestSchema, req);
     const tokens = await sessions.refresh(refresh_token);
     if (!tokens) throw new HttpError(401, AUTH_MESSAGES.invalidRefreshToken);

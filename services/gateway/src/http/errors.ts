@@ -1,8 +1,10 @@
 import type { ErrorRequestHandler } from "express";
 import type { z } from "zod";
 import { IMAGE_TOO_LARGE, MESSAGES } from "@sd/contracts";
-import { isRedisUnavailable } from "@sd/queue";
+import { isRedisRefusingWrites, isRedisUnavailable } from "@sd/queue";
+import { StoreUnwritableError } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
+import { closeIfBodyUnread } from "./unread-body";
 
 /** An error with the status and `detail` the client sees (errors are read from `detail`). */
 export class HttpError extends Error {
@@ -37,6 +39,13 @@ export function toHttpError(error: unknown, logger: Logger): HttpError {
   if (error instanceof HttpError) return error;
   // Redis is down or hung: a clear, retryable 503 (the request path never waits out an outage).
   if (isRedisUnavailable(error)) return new HttpError(503, MESSAGES.serviceUnavailable);
+  // Redis refuses writes (maxmemory reached, or it cannot persist): the client can retry later; the operator must act.
+  if (isRedisRefusingWrites(error)) {
+    logger.error({ err: error }, "Redis refused a write: it is full (maxmemory) or cannot persist");
+    return new HttpError(503, MESSAGES.serviceUnavailable);
+  }
+  // The store's disk is full: 507 Insufficient Storage, at once (the reason is in the log and /ready).
+  if (error instanceof StoreUnwritableError) return new HttpError(507, MESSAGES.cannotStore);
   if (bodyError.type === "entity.too.large") return new HttpError(413, MESSAGES.imagesTooLarge);
   if (bodyError.type === "entity.parse.failed") return new HttpError(400, "The request body is not valid JSON.");
   if (typeof bodyError.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
@@ -48,9 +57,10 @@ export function toHttpError(error: unknown, logger: Logger): HttpError {
 
 /** Last middleware: errors are answered as `{detail}` (plus `title` where the playground shows one). */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, _req, res, _next) => {
+  return (error: unknown, req, res, _next) => {
     const http = toHttpError(error, logger);
     if (res.headersSent) return;
+    closeIfBodyUnread(req, res);
     if (http.headers) res.set(http.headers);
     res.status(http.status).json(http.title ? { detail: http.detail, title: http.title } : { detail: http.detail });
   };

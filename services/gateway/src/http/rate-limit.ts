@@ -10,6 +10,8 @@ const MEGABYTE = 1024 * 1024;
 
 /** Where the JSON parser leaves the size of the body it read (see `recordBodyBytes`). */
 const BODY_BYTES = "bodyBytes";
+/** Where `perIpByteLimit` leaves the count of a body whose size is known only once it is read. */
+const COUNT_WHEN_READ = "countBodyBytesWhenRead";
 
 /** `verify` hook of express.json: remembers how many bytes the body had, for `perIpByteLimit`. */
 export function recordBodyBytes(_req: IncomingMessage, res: ServerResponse, body: Buffer): void {
@@ -17,13 +19,32 @@ export function recordBodyBytes(_req: IncomingMessage, res: ServerResponse, body
   (res as Response).locals[BODY_BYTES] = body.length;
 }
 
+/** The body's declared length, or null when it has none (chunked) or an unreadable one. */
+function declaredLength(req: Request): number | null {
+  const header = req.headers["content-length"];
+  if (header === undefined || !/^\d+$/.test(header)) return null;
+  return Number(header);
+}
+
+/**
+ * After a route's body parser (see http/json-body.ts): counts the bytes of a body that declared no
+ * length on the byte budget, now that they are known; a request past it is answered 429.
+ */
+export const countBytesRead: RequestHandler = (req, res, next) => {
+  const count = res.locals[COUNT_WHEN_READ] as RequestHandler | undefined;
+  if (count === undefined) return next();
+  delete res.locals[COUNT_WHEN_READ];
+  return count(req, res, next);
+};
+
 /**
  * Request-body bytes per minute per IP, shared by every gateway replica (counted in Redis): a
  * decision's images are held in Redis while it runs, so the number of requests alone would let
- * one address fill it with 45 MB bodies. Runs after the body is parsed and counts what was read
- * (a chunked body declares no length); a request past the budget is answered 429 before anything
- * is stored, and does not count (a smaller one may still fit). A request larger than the whole
- * budget is always refused.
+ * one address fill it with 45 MB bodies. Runs before the body is read and counts its declared
+ * Content-Length, so a body past the budget is refused unread; a body without one (chunked) is
+ * counted once the route's parser has read it (`countBytesRead`). A request past the budget is
+ * answered 429 before anything is stored, and does not count (a smaller one may still fit). A
+ * request larger than the whole budget is always refused.
  */
 export function perIpByteLimit(redis: Redis, prefix: string, megabytesPerMinute: number): RequestHandler {
   const limiter = new RateLimiterRedis({
@@ -32,8 +53,7 @@ export function perIpByteLimit(redis: Redis, prefix: string, megabytesPerMinute:
     points: megabytesPerMinute * MEGABYTE,
     duration: MINUTE / 1000,
   });
-  return (req, res, next) => {
-    const bytes = Number(res.locals[BODY_BYTES] ?? 0);
+  const charge = (req: Request, res: Response, next: (error?: unknown) => void, bytes: number) => {
     if (bytes === 0) return next();
     const ip = req.ip ?? "unknown";
     limiter.consume(ip, bytes).then(
@@ -46,6 +66,13 @@ export function perIpByteLimit(redis: Redis, prefix: string, megabytesPerMinute:
         res.status(429).json({ detail: "Too many requests. Please wait a minute and try again." });
       },
     );
+  };
+  return (req, res, next) => {
+    const declared = declaredLength(req);
+    if (declared !== null) return charge(req, res, next, declared);
+    const countWhenRead: RequestHandler = (readReq, readRes, readNext) => charge(readReq, readRes, readNext, Number(readRes.locals[BODY_BYTES] ?? 0));
+    res.locals[COUNT_WHEN_READ] = countWhenRead;
+    next();
   };
 }
 

@@ -9,6 +9,7 @@ import {
   type JobApplicationFields,
 } from "@sd/contracts";
 import { HttpError } from "../http/errors";
+import { refuseCompressedBody } from "../http/json-body";
 
 /** The only form field that may carry a file. */
 export const RESUME_FIELD = "resume";
@@ -65,7 +66,11 @@ export function receiveMultipart(): RequestHandler {
       next(new HttpError(400, NO_BOUNDARY));
       return;
     }
-    upload(req, res, (error?: unknown) => next(error === undefined ? undefined : fromUploadError(error)));
+    // Read as it comes: a compressed form would only reach the parser as garbage.
+    refuseCompressedBody(req, res, (refusal?: unknown) => {
+      if (refusal !== undefined) return next(refusal);
+      upload(req, res, (error?: unknown) => next(error === undefined ? undefined : fromUploadError(error)));
+    });
   };
 }
 

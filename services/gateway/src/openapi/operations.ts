@@ -3,6 +3,8 @@ import {
   ADMIN_MESSAGES,
   adminPeriodQuery,
   QueuesSessionResponseSchema,
+  AcknowledgeDamageResponseSchema,
+  MESSAGES,
   AdminCheckResponseSchema,
   API_KEY_HEADER,
   ApiKeyCreateSchema,
@@ -68,6 +70,7 @@ import {
   exampleImageAsset,
   exampleImageAssetFailure,
 } from "./examples";
+import { BODY_MESSAGES, SMALL_BODY_LIMIT_BYTES } from "../http/json-body";
 
 /**
  * Every endpoint the gateway serves to clients, described with the zod schemas the routes
@@ -185,6 +188,7 @@ function decisionErrors(access: Access): Record<number, DocumentedResponse> {
     413: error("The images are too large.", one("Images too large", exampleErrors.imagesTooLarge)),
     429: tooManyRequests,
     504: error("The models took too long; the decision still completes and is stored.", one("Timed out", exampleErrors.timedOut)),
+    507: error("The store's disk is full: decisions are refused at once until there is room again (/ready says why).", one("Disk full", { detail: MESSAGES.cannotStore })),
   };
 }
 
@@ -354,6 +358,7 @@ const decisionOperations: DocumentedOperation[] = [
         body: json(SuggestionResponseSchema, one("Two suggestions", { suggestions: [{ category: "Wait until Monday", confidence: 0.82 }, { category: "Ship behind a feature flag", confidence: 0.64 }] })),
       },
       400: error("No question.", one("No question", exampleErrors.suggestionQuestionRequired)),
+      413: error("The images are too large.", one("Images too large", exampleErrors.imagesTooLarge)),
       429: tooManyRequests,
       502: error("The model could not be asked.", one("Model failed", exampleErrors.suggestionsFailed)),
     },
@@ -809,12 +814,15 @@ const healthOperations: DocumentedOperation[] = [
     path: "/ready",
     tag: "operations",
     operationId: "ready",
-    summary: "Can it serve? (Redis and the store answer)",
+    summary: "Can it serve? (Redis and the store answer, and the store can write)",
     access: "public",
     responses: {
-      200: { description: "Ready.", body: json(z.object({ status: z.literal("ready") }), one("Ready", { status: "ready" })) },
+      200: {
+        description: "Ready; or degraded (still serving) while journal damage kept at start is not acknowledged, `detail` naming the files.",
+        body: json(z.object({ status: z.enum(["ready", "degraded"]), detail: z.string().optional() }), one("Ready", { status: "ready" })),
+      },
       503: {
-        description: "Redis or the store does not answer.",
+        description: "Redis or the store does not answer, or the store's disk is full (`detail` says why).",
         body: json(z.object({ status: z.literal("unavailable"), detail: z.string() }), one("Redis down", { status: "unavailable", detail: "Connection is closed." })),
       },
     },
@@ -948,6 +956,24 @@ const adminOperations: DocumentedOperation[] = [
   },
   {
     method: "post",
+    path: "/api/admin/storage/acknowledge-damage",
+    tag: "admin",
+    operationId: "adminAcknowledgeStorageDamage",
+    summary: "Acknowledge journal damage kept at start",
+    description:
+      "Renames each `<journal>.damaged` file in DATA_DIR (the bytes a start dropped from a journal's end) to `<file>.acknowledged-<UTC time>`: nothing is deleted, and /ready and the storage check of system health stop saying degraded, also after a restart. Moving the files out of DATA_DIR does the same.",
+    access: "bearer",
+    responses: {
+      200: {
+        description: "The files renamed (none when there was no damage).",
+        body: json(AcknowledgeDamageResponseSchema, one("One file", { success: true, acknowledged: ["/data/decisions.journal.jsonl.damaged.acknowledged-2025-01-01T12-00-00.000Z"] })),
+      },
+      401: unauthorized,
+      403: forbiddenForNonAdmins,
+    },
+  },
+  {
+    method: "post",
     path: "/api/admin/queues-session",
     tag: "admin",
     operationId: "adminQueuesSession",
@@ -972,6 +998,35 @@ const adminOperations: DocumentedOperation[] = [
   },
 ];
 
+// ---------------------------------------------------------------- what every body is refused for (http/json-body.ts)
+
+const DECISION_BODIES: readonly z.ZodType[] = [DecisionRequestSchema, V1EnsembleRequestSchema];
+
+/** Adds an example to a documented answer (a copy: the answers are shared between operations). */
+function withExample(response: DocumentedResponse, name: string, example: DocumentedExample): DocumentedResponse {
+  return { ...response, body: response.body && { ...response.body, examples: { ...response.body.examples, [name]: example } } };
+}
+
+/**
+ * Every operation with a body refuses a compressed one (415); the JSON ones without images are
+ * bounded at 100 KB (413), and the decision bodies in nesting (400) and in values (413).
+ */
+function withBodyRefusals(op: DocumentedOperation): DocumentedOperation {
+  if (!op.body) return op;
+  const assets = op.path.startsWith("/api/image-assets");
+  const refusal = (description: string, summary: string, detail: string) => (assets ? assetFailure(description, detail) : error(description, one(summary, { detail })));
+  const responses = { ...op.responses };
+  responses[415] = refusal("The body is compressed (a Content-Encoding other than identity): send it uncompressed.", "Compressed body", BODY_MESSAGES.compressed("gzip"));
+  if (op.body.contentType !== "multipart/form-data" && responses[413] === undefined) {
+    responses[413] = refusal("The body is larger than 100 KB.", "Body too large", BODY_MESSAGES.tooLarge(SMALL_BODY_LIMIT_BYTES));
+  }
+  if (DECISION_BODIES.includes(op.body.schema)) {
+    responses[400] = withExample(responses[400]!, "tooDeep", { summary: "Nested too deep", value: { detail: BODY_MESSAGES.tooDeep } });
+    responses[413] = withExample(responses[413]!, "tooManyValues", { summary: "Too many JSON values", value: { detail: BODY_MESSAGES.tooManyValues } });
+  }
+  return { ...op, responses };
+}
+
 export const OPERATIONS: readonly DocumentedOperation[] = [
   ...v1Operations,
   ...decisionOperations,
@@ -981,4 +1036,4 @@ export const OPERATIONS: readonly DocumentedOperation[] = [
   ...siteOperations,
   ...healthOperations,
   ...adminOperations,
-];
+].map(withBodyRefusals);

@@ -13,6 +13,8 @@ import type { Logger } from "@sd/telemetry";
 import { currentUser } from "../auth";
 import type { AccessClaims } from "../auth/tokens";
 import { HttpError, toHttpError } from "../http/errors";
+import { closeIfBodyUnread } from "../http/unread-body";
+import { smallJsonBody } from "../http/json-body";
 import { parseBody, parseQuery } from "../http/validate";
 
 function toImageAsset(asset: StoredImageAsset): ImageAsset {
@@ -60,10 +62,15 @@ function refuseOtherUser(user: AccessClaims, ...claimed: (string | undefined)[])
  * `{success, message, imageAssets, total}`; failures are shaped by `imageAssetFailures`.
  * The decision's `images` (asset ids) follow every store and delete.
  */
-export function imageAssetRoutes(store: Store, optionalUser: RequestHandler): Router {
+export function imageAssetRoutes(store: Store, optionalUser: RequestHandler, imageBody: RequestHandler): Router {
   const router = Router();
+  // A write without a token is refused before its body is read.
+  const requireWriter: RequestHandler = (_req, res, next) => {
+    writer(res);
+    next();
+  };
 
-  router.post("/image-assets", optionalUser, async (req, res) => {
+  router.post("/image-assets", optionalUser, requireWriter, imageBody, async (req, res) => {
     const user = writer(res);
     const body = parseBody(ImageAssetCreateSchema, req);
     const described = describeImage(body.image_data);
@@ -122,7 +129,7 @@ export function imageAssetRoutes(store: Store, optionalUser: RequestHandler): Ro
     answer(res, IMAGE_ASSET_MESSAGES.found, [asset]);
   });
 
-  router.delete("/image-assets/decision/:id", optionalUser, async (req, res) => {
+  router.delete("/image-assets/decision/:id", optionalUser, requireWriter, smallJsonBody, async (req, res) => {
     const user = writer(res);
     refuseOtherUser(user, parseBody(ImageAssetOwnerSchema, req, { optional: true }).user_id);
     const decision = await store.decisions.findOwned(req.params.id as string, user.userId);
@@ -133,7 +140,7 @@ export function imageAssetRoutes(store: Store, optionalUser: RequestHandler): Ro
     answer(res, IMAGE_ASSET_MESSAGES.deletedForDecision(deleted.length), [], 200, deleted.length);
   });
 
-  router.delete("/image-assets/:id", optionalUser, async (req, res) => {
+  router.delete("/image-assets/:id", optionalUser, requireWriter, smallJsonBody, async (req, res) => {
     const user = writer(res);
     refuseOtherUser(user, parseBody(ImageAssetOwnerSchema, req, { optional: true }).user_id);
     const asset = await store.imageAssets.deleteOwned(req.params.id as string, user.userId);
@@ -152,9 +159,10 @@ export function imageAssetRoutes(store: Store, optionalUser: RequestHandler): Ro
  * oversized body and an unknown path. Unexpected errors are logged and hidden behind a 500.
  */
 export function imageAssetFailures(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, _req, res, _next) => {
+  return (error: unknown, req, res, _next) => {
     const { status, detail } = toHttpError(error, logger);
     if (res.headersSent) return;
+    closeIfBodyUnread(req, res);
     res.status(status).json({ success: false, message: detail, imageAssets: [], total: 0 });
   };
 }

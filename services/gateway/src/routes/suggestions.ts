@@ -6,9 +6,9 @@ import { HttpError } from "../http/errors";
 import { parseBody } from "../http/validate";
 
 /** POST /api/smart-suggestion-public: candidate categories from one fast model. */
-export function suggestionRoutes(provider: ModelProvider, rateLimit: RequestHandler, logger: Logger): Router {
+export function suggestionRoutes(provider: ModelProvider, rateLimit: RequestHandler, body: RequestHandler, logger: Logger): Router {
   const router = Router();
-  router.post("/smart-suggestion-public", rateLimit, async (req, res) => {
+  router.post("/smart-suggestion-public", rateLimit, body, async (req, res) => {
     const request = parseBody(SuggestionRequestSchema, req);
     const existing = new Set(request.existing_choices.map((c) => c.trim().toLowerCase()));
     let suggestions;

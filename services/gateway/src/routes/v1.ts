@@ -62,6 +62,8 @@ export interface V1RouteDeps {
   keyAccess: RequestHandler;
   /** Body bytes per minute per IP, before the key is charged (see `perIpByteLimit`). */
   byteLimit: RequestHandler;
+  /** The JSON body parser, run after the key check (see http/json-body.ts). */
+  body: RequestHandler;
   /** The web app's decision-history routes with `keyAccess` in place of the bearer check. */
   history: RequestHandler;
 }
@@ -76,7 +78,7 @@ export interface V1RouteDeps {
  * body is a 422.
  * GET /v1/decision-history is the web app's history list (same filters and paging) behind the key check.
  */
-export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, history }: V1RouteDeps): Router {
+export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, body: readBody, history }: V1RouteDeps): Router {
   const router = Router();
   // Only the list: the history router also serves /decision-history/{id}, which is not part of this API.
   router.get("/decision-history", history);
@@ -96,7 +98,7 @@ export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, 
     return toV1EnsembleResponse(stored);
   }
 
-  router.post("/ensemble", decisions.admission, byteLimit, keyAccess, async (req, res) => {
+  router.post("/ensemble", decisions.admission, byteLimit, keyAccess, readBody, async (req, res) => {
     const key = currentApiKey(res);
     const body = parseBody(V1EnsembleRequestSchema, req);
     const idempotencyKey = readIdempotencyKey(req);

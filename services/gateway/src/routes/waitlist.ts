@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from "express";
 import { z } from "zod";
 import { EMAIL_MESSAGES, EmailSchema } from "@sd/contracts";
 import type { Store } from "@sd/store";
+import { smallJsonBody } from "../http/json-body";
 
 /** Texts of the waitlist answer `{success, message}` (the form shows `message`). */
 export const WAITLIST_MESSAGES = {
@@ -14,7 +15,7 @@ const WaitlistRequestSchema = z.object({ email: EmailSchema });
 /** POST /api/email-request: join the waitlist with `{email}`; answers `{success, message}`. */
 export function waitlistRoutes(store: Store, rateLimit: RequestHandler): Router {
   const router = Router();
-  router.post("/email-request", rateLimit, async (req, res) => {
+  router.post("/email-request", rateLimit, smallJsonBody, async (req, res) => {
     // A missing or non-object body is treated like a missing email.
     const body: unknown = typeof req.body === "object" && req.body !== null && !Array.isArray(req.body) ? req.body : {};
     const parsed = WaitlistRequestSchema.safeParse(body);

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { DocumentedBody } from "@sd/gateway";
 import { badJsonValue, DANGEROUS_KEYS, POLLUTION_MARKER } from "./bad-values";
+import { BODY_ENCODINGS, type BodyEncoding } from "../faults/heavy-bodies";
 import { Deep, deleteAt, setAt, toJsonText, type JsonPath, type Text } from "./tokens";
 
 /**
@@ -8,8 +9,11 @@ import { Deep, deleteAt, setAt, toJsonText, type JsonPath, type Text } from "./t
  * refusal can come from deep inside the validation and not only from its first check.
  */
 
-/** A request body as the suite sends it: a JSON value, raw text with any Content-Type, or a multipart form. */
-export type JsonBodyRecipe = { kind: "json"; value: unknown } | { kind: "raw"; contentType: string | null; text: Text };
+/** A request body as the suite sends it: a JSON value, raw text with any Content-Type, or JSON text sent compressed. */
+export type JsonBodyRecipe =
+  | { kind: "json"; value: unknown }
+  | { kind: "raw"; contentType: string | null; text: Text }
+  | { kind: "compressed"; encoding: BodyEncoding; text: string };
 
 export type Mutation = { set: JsonPath; to: unknown } | { remove: JsonPath } | { addKey: string; at: JsonPath; to: unknown };
 
@@ -94,7 +98,7 @@ const INVALID_JSON_TEXTS = [
   `{"constructor":{"prototype":{"${POLLUTION_MARKER}":true}}}`,
 ] as const;
 
-/** Raw bodies around `baseText` (the valid body's JSON): broken JSON, other types, other Content-Types, deep nesting. */
+/** Raw bodies around `baseText` (the valid body's JSON): broken JSON, other types, other Content-Types, deep nesting, the valid body compressed. */
 export function rawBodies(baseText: string): fc.Arbitrary<JsonBodyRecipe> {
   const json = "application/json";
   return fc.oneof(
@@ -104,6 +108,7 @@ export function rawBodies(baseText: string): fc.Arbitrary<JsonBodyRecipe> {
     fc.string({ unit: "binary", maxLength: 60 }).map((text): JsonBodyRecipe => ({ kind: "raw", contentType: json, text })),
     fc.constantFrom(...WRONG_CONTENT_TYPES).map((contentType): JsonBodyRecipe => ({ kind: "raw", contentType, text: baseText })),
     fc.constantFrom<"array" | "object">("array", "object").map((kind): JsonBodyRecipe => ({ kind: "raw", contentType: json, text: new Deep(10_000, kind).text() })),
+    fc.constantFrom(...BODY_ENCODINGS).map((encoding): JsonBodyRecipe => ({ kind: "compressed", encoding, text: baseText })),
   );
 }
 

@@ -46,6 +46,9 @@ function parsedBody(contentType: string | null, body: Buffer | null): { value: u
 
 /** A DELETE's body is optional (the document marks it so): no body reads as `{}`. */
 function bodyRefusal(op: DocumentedOperation, schema: DocumentedBody["schema"], wire: WireRequest): string | null {
+  // Only a route that says so takes a compressed body, and none does.
+  const encoding = wire.headers["content-encoding"];
+  if (wire.body !== null && encoding !== undefined && encoding !== "identity") return "a compressed body (Content-Encoding)";
   const parsed = parsedBody(wire.contentType, wire.body);
   if (parsed === "refused") return "a body the JSON parser refuses";
   if (parsed === "unknown") return null;

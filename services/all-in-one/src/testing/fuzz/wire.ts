@@ -1,6 +1,7 @@
 import { API_KEY_HEADER } from "@sd/contracts";
 import { EXAMPLE_IDS } from "@sd/gateway";
 import type { DocumentedOperation } from "@sd/gateway";
+import { compress } from "../faults/heavy-bodies";
 import { encodeForm } from "./multipart";
 import type { FuzzFixtures, RequestRecipe } from "./recipe";
 import { percentEncode, TamperedUserToken, type QueryPair } from "./request-parts";
@@ -93,6 +94,9 @@ export function toWire(op: DocumentedOperation, idKinds: Readonly<Record<string,
   } else if (sent?.kind === "raw") {
     contentType = sent.contentType;
     body = Buffer.from(realIds(textOf(sent.text), fixtures), "utf8");
+  } else if (sent?.kind === "compressed") {
+    contentType = "application/json";
+    body = compress(Buffer.from(realIds(sent.text, fixtures), "utf8"), sent.encoding);
   } else if (sent?.kind === "multipart") {
     ({ contentType, body } = encodeForm(sent.form));
   }
@@ -101,5 +105,6 @@ export function toWire(op: DocumentedOperation, idKinds: Readonly<Record<string,
     ...credentialHeaders(recipe, fixtures),
   };
   if (contentType !== null) headers["content-type"] = contentType;
+  if (sent?.kind === "compressed") headers["content-encoding"] = sent.encoding;
   return { method: op.method.toUpperCase(), path: query ? `${path}?${query}` : path, query, headers, contentType, body };
 }

@@ -281,6 +281,7 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
     (path): AdminRow => ({ kind: "admin", method: "get", path, auth: "bearer", request: at(path), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN }),
   ),
   { kind: "admin", method: "post", path: "/api/admin/queues-session", auth: "bearer", request: at("/api/admin/queues-session"), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN },
+  { kind: "admin", method: "post", path: "/api/admin/storage/acknowledge-damage", auth: "bearer", request: at("/api/admin/storage/acknowledge-damage"), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN },
 
   // ---- the queue view (Bull Board) behind its session cookie; a non-admin's is a correctly signed one
   { kind: "admin", method: "get", path: `${QUEUES}/`, auth: "queue-session", request: at(`${QUEUES}/`), nonAdmin: NOT_ADMIN, admin: 200, anonymous: BAD_TOKEN },
@@ -292,8 +293,8 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
     auth: "queue-session",
     request: (o) => ({ path: `${QUEUES}/api/queues/${o.queueName}/pause` }),
     nonAdmin: NOT_ADMIN,
-    admin: 200,
+    // The board is read-only unless QUEUE_BOARD_WRITABLE: past the admin check, Bull Board itself refuses the write.
+    admin: 405,
     anonymous: BAD_TOKEN,
-    undo: (o) => ({ method: "put", path: `${QUEUES}/api/queues/${o.queueName}/resume` }),
   },
 ];
