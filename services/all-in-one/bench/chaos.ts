@@ -98,7 +98,7 @@ async function main(): Promise<number> {
     await emulator.close();
   }
 
-  process.stdout.write(`\n${faultTable(rows)}\n\n`);
+  if (rows.length > 0) process.stdout.write(`\n${faultTable(rows)}\n\n`);
   if (memory) process.stdout.write(`${memoryTable(memory)}\n\n`);
   if (flood) process.stdout.write(`${floodTable(flood)}\n\n`);
   const broken = rows.filter((row) => row.lost > 0 || row.doubled > 0);
