@@ -14,12 +14,14 @@
  * answers are ignored, so a redelivered or cancelled call never changes a tally.
  *
  * Also: `majorityVote` (the tally and its tie policy), `earlyQuorum`, `logOddsWeight` (learned
- * weights), and `theory/` (exact accuracy and calls saved, for the accuracy lab).
+ * weights), `quorumWeights` and `progressRound` (what the queue and live events need of a mode),
+ * and `theory/` (exact accuracy and calls saved, for the accuracy lab).
  */
 export * from "./majority-vote";
 export * from "./explanation";
 export * from "./early-quorum";
 export * from "./weights";
+export * from "./panel-calls";
 export * from "./theory";
 export * from "./modes/types";
 export * from "./modes/registry";

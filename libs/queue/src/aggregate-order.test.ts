@@ -45,10 +45,10 @@ describe("the aggregate stage under a backlog", () => {
     const aggregated: string[] = [];
     await new Promise<void>((resolve) => {
       const aggregator = createAggregateWorker(
-        async (job) => {
-          aggregated.push(job.data.decision_id);
+        async (data) => {
+          aggregated.push(data.decision_id);
           if (aggregated.length === count) setImmediate(() => void aggregator.close().then(resolve));
-          return { decision_id: job.data.decision_id, question: job.data.question, final_decision: null, total_votes: 0, vote_counts: {}, individual_responses: {} };
+          return { decision_id: data.decision_id, question: data.question, final_decision: null, total_votes: 0, vote_counts: {}, individual_responses: {} };
         },
         { connection, prefix, concurrency: 1, lockMs: 30_000 },
       );

@@ -31,10 +31,10 @@ const whenStarted = (decisionId: string) => startOf(decisionId).started;
 
 const workerConnection = redis.duplicate();
 const worker: WorkerPool<AggregateJob, DecisionResponse> = createAggregateWorker(
-  async (job) =>
+  async (data) =>
     new Promise<DecisionResponse>((resolve, reject) => {
-      settle.set(job.data.decision_id, { finish: resolve, fail: (reason) => reject(new UnrecoverableError(reason)) });
-      startOf(job.data.decision_id).start();
+      settle.set(data.decision_id, { finish: resolve, fail: (reason) => reject(new UnrecoverableError(reason)) });
+      startOf(data.decision_id).start();
     }),
   { connection: workerConnection, prefix, concurrency: 10, lockMs: 30_000 },
 );
@@ -165,9 +165,9 @@ describe("DecisionFlow: a Redis restart and a shutdown", () => {
     // it as completed, as when the aggregator dies right after writing (the job would run again
     // only once its 30 s lock period is over).
     const dying = createAggregateWorker(
-      async (job) => {
-        await redis.del(`${aggregate.toKey(job.id!)}:lock`);
-        return response(job.data.decision_id);
+      async (data) => {
+        await redis.del(`${aggregate.toKey(data.decision_id)}:lock`);
+        return response(data.decision_id);
       },
       { connection, prefix: earlyPrefix, concurrency: 1, lockMs: 30_000 },
     );

@@ -167,13 +167,11 @@ export class DecisionFlow {
     await this.subscribed;
   }
 
-  /** Enqueues a decision; job ids derive from the decision id, so enqueuing twice adds nothing. */
-  async enqueue(decision: AggregateJob): Promise<Job<AggregateJob, DecisionResponse>> {
-    // Early quorum applies to the modes that count round-1 votes; each vote then knows every panel weight.
-    const quorumWeights =
-      decision.early_quorum && (decision.ensemble_mode === "majority_voting" || decision.ensemble_mode === "weighted_voting")
-        ? Object.fromEntries(decision.providers.map((p) => [p, decision.ensemble_mode === "weighted_voting" ? (decision.weights?.[p] ?? 1) : 1]))
-        : null;
+  /**
+   * Enqueues a decision; job ids derive from the decision id, so enqueuing twice adds nothing.
+   * `quorumWeights` (early quorum on: every panel weight, see libs/ensemble) goes to each vote.
+   */
+  async enqueue(decision: AggregateJob, quorumWeights: Readonly<Record<string, number>> | null = null): Promise<Job<AggregateJob, DecisionResponse>> {
     const node = await this.producer.add({
       name: "aggregate",
       queueName: AGGREGATE_QUEUE,
@@ -198,7 +196,7 @@ export class DecisionFlow {
           images: decision.images,
           vote_deadline_at: decision.vote_deadline_at,
           round: 1,
-          ...(quorumWeights ? { quorum_weights: quorumWeights } : {}),
+          ...(quorumWeights ? { quorum_weights: { ...quorumWeights } } : {}),
         } satisfies VoteJob,
         opts: { jobId: voteJobId(decision.decision_id, provider), ...voteJobOptions(this.voteAttempts) },
       })),

@@ -20,7 +20,7 @@ describe("a decision's outcome in the process that wrote it", () => {
     silent.publish = (async () => 0) as typeof silent.publish;
     const flow = new DecisionFlow(redis, prefix, 1, 60_000);
     const aggregator = createAggregateWorker(
-      async (job) => ({ decision_id: job.data.decision_id, question: job.data.question, final_decision: "Yes", total_votes: 0, vote_counts: {}, individual_responses: {} }),
+      async (data) => ({ decision_id: data.decision_id, question: data.question, final_decision: "Yes", total_votes: 0, vote_counts: {}, individual_responses: {} }),
       { connection: silent, prefix, concurrency: 1, lockMs: 30_000 },
     );
     try {

@@ -1,20 +1,21 @@
 import { AGGREGATE_QUEUE, DecisionOutcomeSchema, type AggregateJob, type DecisionOutcome, type DecisionResponse } from "@sd/contracts";
-import type { Job, Processor } from "bullmq";
+import type { Job } from "bullmq";
 import type { Redis } from "ioredis";
+import { aggregateRun, type AggregateRun, type DecisionSteps } from "./decision-steps";
+import { decisionOutcomesChannel } from "./queue-keys";
 import { createWorker, type WorkerPool, type WorkerSettings } from "./workers";
 
-/**
+/*
  * How a finished decision reaches the gateways waiting for it: one Redis pub/sub channel per
- * deployment, a message when the decision is written and another once its job is recorded (see
- * `createAggregateWorker`). A message is `<decision id>\n<outcome JSON>`, so a gateway that waits
- * for no such decision (or no longer: the first message answered it) drops it without parsing the
- * response.
+ * deployment (`decisionOutcomesChannel`), a message when the decision is written and another once
+ * its job is recorded (see `createAggregateWorker`). A message is `<decision id>\n<outcome JSON>`,
+ * so a gateway that waits for no such decision (or no longer: the first message answered it)
+ * drops it without parsing the response.
  *
  * Pub/sub keeps nothing: a gateway that was disconnected when an outcome was published missed it.
  * So a gateway always listens before it enqueues or looks, and after every reconnect it reads the
  * state of each decision it waits for from the queue (see `DecisionFlow`).
  */
-const decisionOutcomesChannel = (prefix: string): string => `${prefix}:decision-outcomes`;
 
 /**
  * Gateways of this process by deployment prefix, told each outcome directly by an aggregator
@@ -57,6 +58,14 @@ export function decodeOutcome(message: string): DecisionOutcome | null {
   }
 }
 
+/** Runs one aggregate job: its data as enqueued (unchecked), and what it may do with its decision. */
+export type AggregateProcessor = (data: AggregateJob, run: AggregateRun, signal?: AbortSignal) => Promise<DecisionResponse>;
+
+export interface AggregateWorkerSettings extends WorkerSettings {
+  /** Where a decision's later calls (gossip rounds, the judge) are added; without it `askMore` throws. */
+  steps?: DecisionSteps;
+}
+
 /**
  * The aggregate queue's worker: runs `processor` and tells the waiting gateways each decision's
  * outcome. A decision is told twice. First as soon as `processor` returns it: the aggregator
@@ -69,10 +78,7 @@ export function decodeOutcome(message: string): DecisionOutcome | null {
  * message; the gateways' periodic check of long waits reads the result from the job (see
  * `DecisionFlow`).
  */
-export function createAggregateWorker(
-  processor: Processor<AggregateJob, DecisionResponse>,
-  settings: WorkerSettings,
-): WorkerPool<AggregateJob, DecisionResponse> {
+export function createAggregateWorker(processor: AggregateProcessor, settings: AggregateWorkerSettings): WorkerPool<AggregateJob, DecisionResponse> {
   const channel = decisionOutcomesChannel(settings.prefix);
   const publish = (outcome: DecisionOutcome) => {
     for (const listener of sameProcessListeners.get(settings.prefix) ?? []) listener(outcome);
@@ -82,7 +88,8 @@ export function createAggregateWorker(
   const worker = createWorker<AggregateJob, DecisionResponse>(
     AGGREGATE_QUEUE,
     async (job, token, signal) => {
-      const response = await processor(job, token, signal);
+      if (token === undefined) throw new Error("the aggregate job runs without a lock token");
+      const response = await processor(job.data, aggregateRun(job, token, settings.steps), signal);
       decided(job, response);
       return response;
     },

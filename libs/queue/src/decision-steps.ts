@@ -1,6 +1,6 @@
 import { Queue, WaitingChildrenError, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { voteQueueName, type VoteJob } from "@sd/contracts";
+import { voteQueueName, type Vote, type VoteJob } from "@sd/contracts";
 import { voteJobOptions } from "./vote-policy";
 
 /** What the calls of an aggregate job came to so far, by job id. */
@@ -28,6 +28,31 @@ export async function finishedCalls<Result>(parent: Job): Promise<FinishedCalls<
 export interface NextCall {
   jobId: string;
   data: VoteJob;
+}
+
+/**
+ * What an aggregate processor may do with the decision it runs, without seeing the queue's job
+ * (its lock token stays here).
+ */
+export interface AggregateRun {
+  /** The calls of the decision that are finished, by job id. */
+  finishedCalls(): Promise<FinishedCalls<Vote>>;
+  /**
+   * Adds `calls` to the decision and waits for them: throws (the job is parked until they are in,
+   * then runs again) unless they are all finished already, in which case it returns.
+   */
+  askMore(calls: readonly NextCall[]): Promise<void>;
+}
+
+/** The `AggregateRun` of one run of an aggregate job; asking for more needs `steps`. */
+export function aggregateRun(job: Job, token: string, steps: DecisionSteps | undefined): AggregateRun {
+  return {
+    finishedCalls: () => finishedCalls<Vote>(job),
+    askMore: async (calls) => {
+      if (!steps) throw new Error("this aggregate worker was given no DecisionSteps: it cannot ask for more calls");
+      await steps.ask(job, token, calls);
+    },
+  };
 }
 
 /**

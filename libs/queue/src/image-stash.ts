@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { describeImage, type ImageRef } from "@sd/contracts";
+import { imageKey, imageKeyBase } from "./queue-keys";
 
 /** An image a job refers to is gone: its key expired (the decision waited longer than its life) or was deleted. */
 export class ImageExpiredError extends Error {
@@ -87,10 +88,10 @@ export class ImageStash {
   }
 
   private keyBase(): string {
-    return `${this.prefix}:images:`;
+    return imageKeyBase(this.prefix);
   }
 
   private key(decisionId: string, position: number): string {
-    return `${this.keyBase()}${decisionId}:${position}`;
+    return imageKey(this.prefix, decisionId, position);
   }
 }

@@ -3,16 +3,17 @@ export * from "./redis-monitor";
 export * from "./vote-policy";
 export * from "./decision-flow";
 // The outcome channel's encoding stays inside libs/queue (DecisionFlow hears it); the aggregator only needs its worker.
-export { createAggregateWorker } from "./decision-outcomes";
-export * from "./decision-steps";
+export { createAggregateWorker, type AggregateProcessor, type AggregateWorkerSettings } from "./decision-outcomes";
+export { DecisionSteps, finishedCalls, type AggregateRun, type FinishedCalls, type NextCall } from "./decision-steps";
 export * from "./quorum-board";
 export * from "./image-stash";
-export * from "./workers";
+// Processors get plain data (see createVoteWorker, createAggregateWorker): BullMQ's job stays in here.
+export { WorkerPool, type WorkerSettings } from "./workers";
+export * from "./vote-worker";
 export { JOB_RETENTION, type JobRetention } from "./job-retention";
 export { MINUTE_MS, NO_RATE_LIMIT, QueueRateLimited, perMinute, type RateLimit, type RateLimitState } from "./rate-limit";
 export { TokenBudget } from "./token-budget";
 export * from "./queue-depth";
-export { Job, UnrecoverableError } from "bullmq";
 export type { Redis } from "ioredis";
 export * from "./throughput";
 export * from "./queue-board";

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { quorumAnswersKey, quorumCancelChannel, quorumSettledKey } from "./queue-keys";
 import { patientDuplicate } from "./redis";
 
 /** An answer as early quorum weighs it. */
@@ -99,11 +100,11 @@ export class QuorumBoard {
   }
 
   private keys(decisionId: string): [answers: string, settled: string] {
-    return [`${this.prefix}:quorum:${decisionId}:answers`, `${this.prefix}:quorum:${decisionId}:settled`];
+    return [quorumAnswersKey(this.prefix, decisionId), quorumSettledKey(this.prefix, decisionId)];
   }
 
   private channel(): string {
-    return `${this.prefix}:quorum:cancel`;
+    return quorumCancelChannel(this.prefix);
   }
 }
 

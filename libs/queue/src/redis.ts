@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { coalesceWrites } from "./coalesced-writes";
+import { allKeysPattern } from "./queue-keys";
 
 /** Reconnect delay after the n-th failed attempt: quick at first, then every 2 s for as long as Redis is away. */
 const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
@@ -49,7 +50,7 @@ export async function deleteIfEqual(redis: Redis, key: string, value: string): P
  * not KEYS, so a Redis shared with others is not blocked while it looks.
  */
 export async function deleteDeploymentKeys(redis: Redis, prefix: string): Promise<void> {
-  for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>) {
+  for await (const keys of redis.scanStream({ match: allKeysPattern(prefix), count: 1000 }) as AsyncIterable<string[]>) {
     if (keys.length > 0) await redis.unlink(...keys);
   }
 }

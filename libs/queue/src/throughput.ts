@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import type { ThroughputEvent } from "@sd/contracts";
 import type { QueueInspector } from "./queue-depth";
+import { throughputFinishedKey, throughputVotesKey } from "./queue-keys";
 
 /**
  * Live throughput figures, kept in Redis so every gateway reads the same numbers whichever
@@ -44,9 +45,6 @@ end
 return 0
 `;
 
-const finishedKey = (prefix: string, second: number) => `${prefix}:throughput:finished:${second}`;
-const votesKey = (prefix: string, provider: string) => `${prefix}:throughput:votes:${provider}`;
-
 /** A model's final vote as the throughput figures count it. */
 export interface FinishedVote {
   provider: string;
@@ -75,7 +73,7 @@ export class ThroughputRecorder {
       members.push(now, `${Math.max(0, Math.round(vote.latencyMs))}:${vote.ok ? "ok" : "error"}:${vote.voteId}`);
       byProvider.set(vote.provider, members);
     }
-    const keys = [finishedKey(this.prefix, Math.floor(now / 1000)), ...[...byProvider.keys()].map((provider) => votesKey(this.prefix, provider))];
+    const keys = [throughputFinishedKey(this.prefix, Math.floor(now / 1000)), ...[...byProvider.keys()].map((provider) => throughputVotesKey(this.prefix, provider))];
     const args: (string | number)[] = [FINISHED_TTL_SECONDS, THROUGHPUT_WINDOW_MS, `(${now - THROUGHPUT_WINDOW_MS}`];
     for (const members of byProvider.values()) args.push(members.length, ...members);
     try {
@@ -108,8 +106,8 @@ export class ThroughputReader {
    * included: a provider that times out is slow) and error rate over the last minute.
    */
   async read(now = Date.now()): Promise<ThroughputEvent> {
-    const pipeline = this.redis.pipeline().get(finishedKey(this.prefix, Math.floor(now / 1000) - 1));
-    for (const provider of this.providers) pipeline.zrangebyscore(votesKey(this.prefix, provider), now - THROUGHPUT_WINDOW_MS, "+inf");
+    const pipeline = this.redis.pipeline().get(throughputFinishedKey(this.prefix, Math.floor(now / 1000) - 1));
+    for (const provider of this.providers) pipeline.zrangebyscore(throughputVotesKey(this.prefix, provider), now - THROUGHPUT_WINDOW_MS, "+inf");
     const [results, waiting, inFlight] = await Promise.all([pipeline.exec(), this.queues.waiting(), this.queues.decisionsInFlight()]);
     const values = (results ?? []).map(([error, value]) => {
       if (error) throw error;

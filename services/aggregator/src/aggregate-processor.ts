@@ -1,6 +1,6 @@
 import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse } from "@sd/contracts";
 import { finalEvent, historyDecisionEvent, type LiveEvents } from "@sd/live";
-import type { DecisionSteps, FinishedVote, ImageStash, Job, QuorumBoard, ThroughputRecorder } from "@sd/queue";
+import type { AggregateProcessor, FinishedVote, ImageStash, QuorumBoard, ThroughputRecorder } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { decisionsTotal, type Logger } from "@sd/telemetry";
 import { buildDecisionRecord } from "./decision-record";
@@ -25,8 +25,6 @@ export interface AggregateDeps {
   /** The live throughput figures: decisions written per second, and their votes. */
   throughput: ThroughputRecorder;
   names: ProviderNames;
-  /** Adds a decision's later calls (gossip rounds, the judge) to its flow. */
-  steps: DecisionSteps;
   /** Early quorum's record of which votes a decision did not need. */
   board: QuorumBoard;
   logger: Logger;
@@ -42,7 +40,7 @@ export interface AggregateDeps {
  * key's id and its cost; what the key has cost is summed from those decisions when asked
  * (`DecisionRepository.costByApiKey`), so no second write is needed and none can be lost or doubled.
  */
-export function createAggregateProcessor({ store, images, live, throughput, names, steps, board, logger }: AggregateDeps) {
+export function createAggregateProcessor({ store, images, live, throughput, names, board, logger }: AggregateDeps): AggregateProcessor {
   /** The decision's image assets; idempotent per decision and label, so a rerun gets the same ids. */
   const saveImageAssets = async (data: AggregateJob, userId: string): Promise<string[]> => {
     if (data.images.length === 0) return [];
@@ -61,10 +59,9 @@ export function createAggregateProcessor({ store, images, live, throughput, name
     return store.imageAssets.saveForDecision({ decisionId: data.decision_id, userId, images: present, createdAt: new Date(data.received_at) });
   };
 
-  return async (job: Job<AggregateJob, DecisionResponse>, token?: string): Promise<DecisionResponse> => {
-    const data = AggregateJobSchema.parse(job.data);
-    if (token === undefined) throw new Error("the aggregate job runs without a lock token");
-    const outcome = await runEnsemble(job, token, data, { steps, board, live, names });
+  return async (enqueued, run): Promise<DecisionResponse> => {
+    const data = AggregateJobSchema.parse(enqueued);
+    const outcome = await runEnsemble(run, data, { board, live, names });
     const assetIds = data.user_id === null ? [] : await saveImageAssets(data, data.user_id);
     const record = buildDecisionRecord(data, outcome, (p) => names.model(p), Date.now(), assetIds);
     const inserted = await store.decisions.insertOnce(record);

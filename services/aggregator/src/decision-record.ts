@@ -36,7 +36,7 @@ function ensembleRecord(data: AggregateJob, { result, calls, skipped }: Ensemble
 }
 
 /**
- * The decision history item for a finished decision (specification section 3). The per-model
+ * The decision history item for a finished decision, as stored and listed in the history. The per-model
  * columns show each panel model's counted answer (gossip: its last valid one; a model early quorum
  * skipped has none); `ensemble` keeps every round, the weights, the judge and what early quorum
  * saved. `imageAssetIds` are the ids of its images stored as the user's image assets (none for an

@@ -1,7 +1,8 @@
-import { judgeJobId, roundJobId, voteWithoutAnswer, type AggregateJob, type DecisionResponse, type Vote, type VoteJob } from "@sd/contracts";
+import { judgeJobId, roundJobId, voteWithoutAnswer, type AggregateJob, type Vote, type VoteJob } from "@sd/contracts";
 import {
   feedAnswers,
   feedJudgeVerdict,
+  progressRound,
   startEnsemble,
   type EnsembleResult,
   type EnsembleStep,
@@ -9,7 +10,7 @@ import {
   type ModelAnswer,
 } from "@sd/ensemble";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { finishedCalls, type DecisionSteps, type Job, type NextCall, type QuorumBoard } from "@sd/queue";
+import type { AggregateRun, NextCall, QuorumBoard } from "@sd/queue";
 
 export interface ProviderNames {
   label(provider: string): string;
@@ -29,7 +30,6 @@ export interface EnsembleOutcome {
 }
 
 export interface DriverDeps {
-  steps: DecisionSteps;
   board: QuorumBoard;
   live: LiveEvents;
   names: ProviderNames;
@@ -46,18 +46,18 @@ const MAX_STEPS = 12;
  * and asks nothing twice (job ids derive from decision, provider and round). Returns once the mode
  * is final.
  */
-export async function runEnsemble(job: Job<AggregateJob, DecisionResponse>, token: string, data: AggregateJob, deps: DriverDeps): Promise<EnsembleOutcome> {
+export async function runEnsemble(run: AggregateRun, data: AggregateJob, deps: DriverDeps): Promise<EnsembleOutcome> {
   for (;;) {
     // Read together: the job runs once its calls are finished, so a settlement that skipped any is already recorded.
     const [{ calls, returned }, skipped] = await Promise.all([
-      readCalls(job, data, deps.names),
+      readCalls(run, data, deps.names),
       data.early_quorum ? deps.board.skipped(data.decision_id).then((providers) => providers ?? []) : [],
     ]);
     const outcome = replay(data, calls, skipped, deps.names);
     if ("result" in outcome) return { result: outcome.result, calls, returned, skipped };
     for (const call of outcome.next) announce(deps.live, data, call.data);
     // Throws (the job is parked) unless the calls finished already; then replay with their answers.
-    await deps.steps.ask(job, token, outcome.next);
+    await run.askMore(outcome.next);
   }
 }
 
@@ -161,22 +161,18 @@ function callBase(data: AggregateJob, provider: string): VoteJob {
   };
 }
 
-/** The new calls' rows turn pending in the request's room (round 0 is the judge). */
+/** The new calls' rows turn pending in the request's room. */
 function announce(live: LiveEvents, data: AggregateJob, call: VoteJob): void {
   if (!data.request_id) return;
-  live.modelProgress(pendingProgress({ request_id: data.request_id, decision_id: data.decision_id }, call.provider, call.task === "judge" ? 0 : (call.round ?? 1)));
+  live.modelProgress(pendingProgress({ request_id: data.request_id, decision_id: data.decision_id }, call.provider, progressRound(call.task, call.round ?? 1)));
 }
 
 /**
  * Every call of the decision by job id: what each job returned, or an error vote for one that
  * failed for good (e.g. its worker crashed too often); and which of them a worker returned.
  */
-async function readCalls(
-  job: Job<AggregateJob, DecisionResponse>,
-  data: AggregateJob,
-  names: ProviderNames,
-): Promise<{ calls: DecisionCalls; returned: ReadonlySet<string> }> {
-  const { returned, failed } = await finishedCalls<Vote>(job);
+async function readCalls(run: AggregateRun, data: AggregateJob, names: ProviderNames): Promise<{ calls: DecisionCalls; returned: ReadonlySet<string> }> {
+  const { returned, failed } = await run.finishedCalls();
   const calls = new Map<string, Vote>();
   for (const [jobId, reason] of failed) {
     const provider = providerOfJob(data, jobId);

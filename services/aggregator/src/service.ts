@@ -38,11 +38,10 @@ export async function startAggregator(
       live: new LiveEvents(connection, env.QUEUE_PREFIX),
       throughput,
       names,
-      steps,
       board: new QuorumBoard(connection, env.QUEUE_PREFIX),
       logger,
     }),
-    { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS },
+    { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS, steps },
   );
   worker.on("error", (error) => logger.error({ err: error }, "aggregator error"));
   worker.on("failed", (job, error) => logger.error({ err: error, decision_id: job?.id }, "aggregation failed"));

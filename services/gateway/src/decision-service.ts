@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
+import { quorumWeights } from "@sd/ensemble";
 import { pendingProgress, type LiveEvents } from "@sd/live";
 import { DecisionLostError, DecisionTimeoutError, deleteIfEqual, requestIdClaimKey, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
@@ -212,6 +213,8 @@ export class DecisionService {
     const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
     try {
       if (request_id !== null) for (const provider of ensemble.panel) live.modelProgress(pendingProgress({ request_id, decision_id }, provider));
+      // Early quorum: each vote carries every panel weight, so a worker can tell when its vote is no longer needed.
+      const earlyQuorumWeights = ensemble.earlyQuorum ? quorumWeights(ensemble.mode, ensemble.panel, ensemble.weights) : null;
       await flow.enqueue({
         decision_id,
         request_id,
@@ -232,7 +235,7 @@ export class DecisionService {
         user_email: requester.user?.email ?? null,
         user_ip: requester.ip,
         api_key_id: requester.apiKeyId,
-      });
+      }, earlyQuorumWeights);
     } catch (error) {
       // Nothing will read them: do not leave up to 30 MB in Redis until they expire.
       await images.delete(imageRefs).catch(() => undefined);

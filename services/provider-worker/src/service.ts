@@ -1,8 +1,8 @@
-import { voteQueueName, type ProviderConfig, type Vote, type VoteJob } from "@sd/contracts";
+import { type ProviderConfig, type Vote, type VoteJob } from "@sd/contracts";
 import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { ImageStash, TokenBudget, QuorumBoard, createRedis, createWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
+import { ImageStash, TokenBudget, QuorumBoard, createRedis, createVoteWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 import { WorkerQuorum } from "./early-quorum";
 import { createVoteProcessor } from "./vote-processor";
@@ -33,8 +33,8 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
   // One backoff for BullMQ and the processors, which plan each retry with it against the vote's deadline.
   const backoff = voteBackoff(env.VOTE_BACKOFF_MS);
   const workers: WorkerPool<VoteJob, Vote>[] = providers.map((config) => {
-    const worker = createWorker<VoteJob, Vote>(
-      voteQueueName(config.id),
+    const worker = createVoteWorker(
+      config.id,
       createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id }), backoff, quorum, tokenBudget),
       {
         connection,

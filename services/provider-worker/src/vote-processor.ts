@@ -1,5 +1,6 @@
 import { VoteJobSchema, voteWithoutAnswer, type TokenUsage, type Vote, type VoteJob } from "@sd/contracts";
 import { costUsd } from "@sd/config";
+import { progressRound } from "@sd/ensemble";
 import { voteProgress, type LiveEvents } from "@sd/live";
 import { asProviderError, configuredModelVersion, type ModelProvider } from "@sd/providers";
 import {
@@ -11,7 +12,8 @@ import {
   VoteRetry,
   msUntilDeadline,
   type ImageStash,
-  type Job,
+  type JobAttempt,
+  type VoteProcessor,
   type voteBackoff,
 } from "@sd/queue";
 import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
@@ -51,7 +53,7 @@ export function createVoteProcessor(
   quorum: WorkerQuorum,
   /** The provider's tokens per minute (`<ID>_TPM`), shared with every worker; unused without a limit. */
   tokenBudget: TokenBudget,
-) {
+): VoteProcessor {
   const { id, weight, tpm } = provider.config;
   /** One call to the model: a vote (with its peers' answers in a gossip round) or, for a judge job, the verdict. */
   const callModel = (data: VoteJob, pictures: string[], signal: AbortSignal | undefined) => {
@@ -72,8 +74,8 @@ export function createVoteProcessor(
       signal,
     );
   };
-  return async (job: Job<VoteJob, Vote>): Promise<Vote> => {
-    const data = VoteJobSchema.parse(job.data);
+  return async (enqueued, attempts): Promise<Vote> => {
+    const data = VoteJobSchema.parse(enqueued);
     const round = data.task === "judge" ? undefined : (data.round ?? 1);
     // Early quorum: a vote whose decision was settled without it calls no model.
     let ticket: QuorumTicket | null | undefined;
@@ -82,7 +84,7 @@ export function createVoteProcessor(
       if (ticket === null) return finish(data, skippedVote(0));
     }
     try {
-      return await finish(data, await run(job, data, round, ticket?.signal));
+      return await finish(data, await run(attempts, data, round, ticket?.signal));
     } finally {
       ticket?.leave();
     }
@@ -97,14 +99,14 @@ export function createVoteProcessor(
   async function finish(data: VoteJob, vote: Vote): Promise<Vote> {
     if (data.request_id) {
       const event = voteProgress({ request_id: data.request_id, decision_id: data.decision_id }, vote);
-      live.modelProgress(data.task === "judge" ? { ...event, round: 0 } : event);
+      live.modelProgress({ ...event, round: progressRound(data.task, event.round ?? 1) });
     }
     await quorum.report(data, vote);
     return vote;
   }
 
-  async function run(job: Job<VoteJob, Vote>, data: VoteJob, round: number | undefined, cancelled: AbortSignal | undefined): Promise<Vote> {
-    const attempt = job.attemptsMade + 1;
+  async function run(attempts: JobAttempt, data: VoteJob, round: number | undefined, cancelled: AbortSignal | undefined): Promise<Vote> {
+    const attempt = attempts.number;
     let started = performance.now();
     const elapsed = () => performance.now() - started;
     const failed = (error: string, raw: string | null, usage: TokenUsage | null): Vote =>
@@ -180,7 +182,7 @@ export function createVoteProcessor(
           logger.warn(pause, "vote rate-limited past its deadline: no pause, the vote is an error");
           return failed(VOTE_DEADLINE_ERRORS.rateLimited, error.raw, error.usage);
         }
-        const attemptsLeft = attempt < (job.opts.attempts ?? 1);
+        const attemptsLeft = attempt < attempts.of;
         if (error.retryable && attemptsLeft) {
           const retryInMs = backoff(attempt, VOTE_BACKOFF_TYPE, error);
           if (retryInMs < msUntilDeadline(data.vote_deadline_at)) {

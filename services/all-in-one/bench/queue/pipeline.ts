@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
-import { voteQueueName, type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
-import { createAggregateWorker, createRedis, createRequestRedis, createWorker, DecisionFlow, finishedCalls, type Redis, type WorkerPool } from "@sd/queue";
+import { type AggregateJob, type DecisionResponse, type Vote } from "@sd/contracts";
+import { createAggregateWorker, createRedis, createRequestRedis, createVoteWorker, DecisionFlow, type Redis, type WorkerPool } from "@sd/queue";
 
 /** The playground's panel: one vote queue each. */
 export const QUEUE_PROVIDERS = ["openai", "gemini", "claude"];
@@ -54,8 +54,8 @@ export function startQueuePipeline({ redisUrl, prefix, concurrency, latencyMs }:
   };
   const settings = (name: string) => ({ connection: connect(name), prefix, concurrency, lockMs: 30_000 });
   const workers: Pick<WorkerPool<unknown, unknown>, "close">[] = QUEUE_PROVIDERS.map((provider) =>
-    createWorker<unknown, Vote>(
-      voteQueueName(provider),
+    createVoteWorker(
+      provider,
       async () => {
         if (latencyMs > 0) await delay(latencyMs);
         return vote(provider, latencyMs);
@@ -64,16 +64,16 @@ export function startQueuePipeline({ redisUrl, prefix, concurrency, latencyMs }:
     ),
   );
   workers.push(
-    createAggregateWorker(async (job) => {
+    createAggregateWorker(async (data, run) => {
       // What the aggregator reads of a decision's votes (services/aggregator/src/ensemble-driver.ts).
-      const votes = [...(await finishedCalls<Vote>(job)).returned.values()];
+      const votes = [...(await run.finishedCalls()).returned.values()];
       return {
         final_decision: votes[0]?.category ?? null,
         total_votes: votes.length,
         vote_counts: { Approve: votes.length },
         individual_responses: Object.fromEntries(votes.map((v) => [v.provider, v.category])),
-        decision_id: job.data.decision_id,
-        question: job.data.question,
+        decision_id: data.decision_id,
+        question: data.question,
       } satisfies DecisionResponse;
     }, settings("bench-aggregator")),
   );

@@ -1,4 +1,4 @@
-import type { Redis } from "@sd/queue";
+import { allKeysPattern, type Redis } from "@sd/queue";
 
 /** Every value stored under one key, as text, whatever the key's type. */
 async function valuesOf(redis: Redis, key: string): Promise<string[]> {
@@ -23,7 +23,7 @@ async function valuesOf(redis: Redis, key: string): Promise<string[]> {
 /** Keys under `prefix` (a test deployment's QUEUE_PREFIX) whose values contain `needle` anywhere. */
 export async function keysHolding(redis: Redis, prefix: string, needle: string): Promise<string[]> {
   const found: string[] = [];
-  for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 }) as AsyncIterable<string[]>) {
+  for await (const keys of redis.scanStream({ match: allKeysPattern(prefix), count: 500 }) as AsyncIterable<string[]>) {
     for (const key of keys) if ((await valuesOf(redis, key)).some((value) => value.includes(needle))) found.push(key);
   }
   return found.sort();
@@ -32,7 +32,7 @@ export async function keysHolding(redis: Redis, prefix: string, needle: string):
 /** The `data` of every BullMQ job under `prefix` (job hashes have a `data` field), by key. */
 export async function jobData(redis: Redis, prefix: string): Promise<Map<string, string>> {
   const jobs = new Map<string, string>();
-  for await (const keys of redis.scanStream({ match: `${prefix}:*`, count: 500 }) as AsyncIterable<string[]>) {
+  for await (const keys of redis.scanStream({ match: allKeysPattern(prefix), count: 500 }) as AsyncIterable<string[]>) {
     for (const key of keys) {
       if ((await redis.type(key)) !== "hash") continue;
       const data = await redis.hget(key, "data");

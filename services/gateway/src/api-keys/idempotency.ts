@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Request } from "express";
 import { V1_HEADERS } from "@sd/contracts";
-import { deleteIfEqual, type Redis } from "@sd/queue";
+import { deleteIfEqual, idempotencyKey as idempotencyRedisKey, type Redis } from "@sd/queue";
 import { HttpError } from "../http/errors";
 
 /** How long a retried request with the same Idempotency-Key returns the first decision. */
@@ -68,6 +68,6 @@ export class IdempotencyRecords {
 
   private key(apiKeyId: string, idempotencyKey: string): string {
     // Hashed: the client's text never becomes part of a Redis key name as it was sent.
-    return `${this.prefix}:idempotency:${apiKeyId}:${createHash("sha256").update(idempotencyKey).digest("hex")}`;
+    return idempotencyRedisKey(this.prefix, apiKeyId, createHash("sha256").update(idempotencyKey).digest("hex"));
   }
 }

@@ -1,4 +1,4 @@
-import type { Redis } from "@sd/queue";
+import { monthlyQuotaKey, type Redis } from "@sd/queue";
 
 /** `YYYY-MM` of `at`, in UTC. */
 export function usagePeriod(at: Date): string {
@@ -56,6 +56,6 @@ export class MonthlyQuota {
   }
 
   private key(userId: string, at: Date): string {
-    return `${this.prefix}:api-quota:${userId}:${usagePeriod(at)}`;
+    return monthlyQuotaKey(this.prefix, userId, usagePeriod(at));
   }
 }

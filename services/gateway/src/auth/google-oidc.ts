@@ -1,6 +1,6 @@
 import * as oidc from "openid-client";
 import { AUTH_MESSAGES, type GoogleCallback } from "@sd/contracts";
-import type { Redis } from "@sd/queue";
+import { googleStateKey, type Redis } from "@sd/queue";
 import type { GoogleProfile } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { HttpError } from "../http/errors";
@@ -129,6 +129,6 @@ export class GoogleSignIn {
   }
 
   private stateKey(state: string): string {
-    return `${this.keyPrefix}:auth:google-state:${state}`;
+    return googleStateKey(this.keyPrefix, state);
   }
 }

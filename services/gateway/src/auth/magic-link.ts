@@ -1,4 +1,4 @@
-import type { Redis } from "@sd/queue";
+import { magicLinkKey, signedInFromKey, type Redis } from "@sd/queue";
 import type { Mailer } from "../mail/mailer";
 import { hashToken, randomToken } from "./tokens";
 
@@ -68,12 +68,12 @@ export class MagicLinks {
   }
 
   private key(token: string): string {
-    return `${this.keyPrefix}:auth:magic-link:${hashToken(token)}`;
+    return magicLinkKey(this.keyPrefix, hashToken(token));
   }
 
   /** Hashed: neither the address nor the IP is readable in Redis. */
   private signInKey(email: string, ip: string): string {
-    return `${this.keyPrefix}:auth:signed-in-from:${hashToken(`${email}\n${ip}`)}`;
+    return signedInFromKey(this.keyPrefix, hashToken(`${email}\n${ip}`));
   }
 }
 

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { AuthResponse, AuthTokens, AuthUser } from "@sd/contracts";
-import type { Redis } from "@sd/queue";
+import { endedSessionKey, type Redis } from "@sd/queue";
 import type { Store, User } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { hashToken, randomToken, type AccessTokens } from "./tokens";
 
 const DAY_MS = 24 * 3600 * 1000;
 
-/** The user as the API shows it (specification section 3, "Auth user"). */
+/** The user as the auth endpoints answer it: only the fields its client may see. */
 export function toAuthUser(user: User): AuthUser {
   return { id: user.id, email: user.email, name: user.name, is_verified: user.is_verified, avatar_url: user.avatar_url };
 }
@@ -97,6 +97,6 @@ export class Sessions {
   }
 
   private revokedKey(sessionId: string): string {
-    return `${this.keyPrefix}:auth:ended-session:${sessionId}`;
+    return endedSessionKey(this.keyPrefix, sessionId);
   }
 }

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { rateLimit, type ClientRateLimitInfo, type IncrementResponse, type Options, type Store } from "express-rate-limit";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
-import type { Redis } from "@sd/queue";
+import { byteRateLimitKeyPrefix, rateLimitKeyPrefix, type Redis } from "@sd/queue";
 
 const MINUTE = 60_000;
 const MEGABYTE = 1024 * 1024;
@@ -49,7 +49,7 @@ export const countBytesRead: RequestHandler = (req, res, next) => {
 export function perIpByteLimit(redis: Redis, prefix: string, megabytesPerMinute: number): RequestHandler {
   const limiter = new RateLimiterRedis({
     storeClient: redis,
-    keyPrefix: `${prefix}:rate:bytes`,
+    keyPrefix: byteRateLimitKeyPrefix(prefix),
     points: megabytesPerMinute * MEGABYTE,
     duration: MINUTE / 1000,
   });
@@ -159,7 +159,7 @@ class RedisStoreRememberingRefusals implements Store {
 function redisStore(redis: Redis, prefix: string, name: string): Store {
   return new RedisStoreRememberingRefusals(
     new RedisStore({
-      prefix: `${prefix}:rate:${name}:`,
+      prefix: rateLimitKeyPrefix(prefix, name),
       sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
     }),
   );

@@ -1,4 +1,4 @@
-import type { Redis } from "@sd/queue";
+import { allKeysPattern, type Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
 
 /**
@@ -34,7 +34,7 @@ export async function takeSnapshot(store: Store, redis: Redis, prefix: string, u
   const keysOwned = (await store.apiKeys.listForUser(userId)).map((k) => `${k.id}:${k.active_status}`);
   const assetsOwned = (await store.imageAssets.listForUser(userId, 200)).map((a) => a.id);
   const names: string[] = [];
-  for await (const batch of redis.scanStream({ match: `${prefix}:*`, count: 1000 }) as AsyncIterable<string[]>) {
+  for await (const batch of redis.scanStream({ match: allKeysPattern(prefix), count: 1000 }) as AsyncIterable<string[]>) {
     names.push(...batch.filter((key) => !key.startsWith(`${prefix}:rate:`) && !HOUSEKEEPING.test(key)));
   }
   const ttls = names.length === 0 ? [] : ((await names.reduce((pipeline, key) => pipeline.pttl(key), redis.pipeline()).exec()) ?? []);
