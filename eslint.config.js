@@ -13,6 +13,12 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  // Only libs/queue knows BullMQ: everything else gets plain data from @sd/queue (tests, helpers from @sd/queue/testing).
+  {
+    files: ["**/*.{ts,tsx}"],
+    ignores: ["libs/queue/**"],
+    rules: { "no-restricted-imports": ["error", { paths: [{ name: "bullmq", message: "Only libs/queue knows BullMQ: use @sd/queue, or @sd/queue/testing in a test." }] }] },
+  },
   { files: ["web/**/*.{ts,tsx}"], languageOptions: { globals: { ...globals.browser } } },
   // Browser tests run in Node and drive the page through Playwright.
   { files: ["web/e2e/**/*.ts"], languageOptions: { globals: { ...globals.node, ...globals.browser } } },

@@ -33,8 +33,8 @@ describe("the aggregate stage under a backlog", () => {
     const vote = voteWithoutAnswer({ provider: "openai", model_version: "test", status: "skipped" });
     const allVoted = new Promise<void>((resolve) => {
       const votes = createWorker<VoteJob, Vote>(voteQueueName("openai"), async () => vote, { connection, prefix, concurrency: 1, lockMs: 30_000 });
-      votes.on("completed", (job) => {
-        readyOrder.push(job.data.decision_id);
+      votes.on("completed", ({ data }) => {
+        readyOrder.push(data.decision_id);
         if (readyOrder.length === count) void votes.close().then(resolve);
       });
     });

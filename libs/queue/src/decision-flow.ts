@@ -7,9 +7,11 @@ import {
   type AggregateJob,
   type DecisionOutcome,
   type DecisionResponse,
+  type Vote,
   type VoteJob,
 } from "@sd/contracts";
 import { decodeOutcome, hearOutcomesInProcess, outcomeDecisionId, subscribeToOutcomes } from "./decision-outcomes";
+import { finishedCalls, type FinishedCalls } from "./decision-steps";
 import { onReconnect, patientDuplicate } from "./redis";
 import { retentionJobOptions } from "./job-retention";
 import { voteJobOptions } from "./vote-policy";
@@ -168,11 +170,12 @@ export class DecisionFlow {
   }
 
   /**
-   * Enqueues a decision; job ids derive from the decision id, so enqueuing twice adds nothing.
-   * `quorumWeights` (early quorum on: every panel weight, see libs/ensemble) goes to each vote.
+   * Enqueues a decision and returns its id (what every other method takes); job ids derive from the
+   * decision id, so enqueuing twice adds nothing. `quorumWeights` (early quorum on: every panel
+   * weight, see libs/ensemble) goes to each vote.
    */
-  async enqueue(decision: AggregateJob, quorumWeights: Readonly<Record<string, number>> | null = null): Promise<Job<AggregateJob, DecisionResponse>> {
-    const node = await this.producer.add({
+  async enqueue(decision: AggregateJob, quorumWeights: Readonly<Record<string, number>> | null = null): Promise<string> {
+    await this.producer.add({
       name: "aggregate",
       queueName: AGGREGATE_QUEUE,
       data: decision,
@@ -201,12 +204,17 @@ export class DecisionFlow {
         opts: { jobId: voteJobId(decision.decision_id, provider), ...voteJobOptions(this.voteAttempts) },
       })),
     });
-    return node.job as Job<AggregateJob, DecisionResponse>;
+    return decision.decision_id;
   }
 
-  /** Resolves with the aggregator's result for an enqueued decision, or rejects after `timeoutMs`. */
-  waitForResult(job: Job<AggregateJob, DecisionResponse>, timeoutMs: number): Promise<DecisionResponse> {
-    return this.waitForDecision(job.id!, timeoutMs);
+  /**
+   * What the decision's votes (and later calls) came to, by job id, while its flow is in Redis;
+   * rejects with a `DecisionLostError` once it is gone.
+   */
+  async finishedCalls<Result = Vote>(decisionId: string): Promise<FinishedCalls<Result>> {
+    const job = await Job.fromId<AggregateJob, DecisionResponse>(this.aggregate, decisionId);
+    if (!job) throw new DecisionLostError(decisionId);
+    return finishedCalls<Result>(job);
   }
 
   /**

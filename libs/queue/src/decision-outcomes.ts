@@ -1,5 +1,4 @@
 import { AGGREGATE_QUEUE, DecisionOutcomeSchema, type AggregateJob, type DecisionOutcome, type DecisionResponse } from "@sd/contracts";
-import type { Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { aggregateRun, type AggregateRun, type DecisionSteps } from "./decision-steps";
 import { decisionOutcomesChannel } from "./queue-keys";
@@ -84,21 +83,20 @@ export function createAggregateWorker(processor: AggregateProcessor, settings: A
     for (const listener of sameProcessListeners.get(settings.prefix) ?? []) listener(outcome);
     settings.connection.publish(channel, encodeOutcome(outcome)).catch(() => undefined);
   };
-  const decided = (job: Job<AggregateJob>, response: DecisionResponse) => publish({ decision_id: job.data.decision_id, ok: true, response });
+  const decided = (data: AggregateJob, response: DecisionResponse) => publish({ decision_id: data.decision_id, ok: true, response });
   const worker = createWorker<AggregateJob, DecisionResponse>(
     AGGREGATE_QUEUE,
     async (job, token, signal) => {
       if (token === undefined) throw new Error("the aggregate job runs without a lock token");
       const response = await processor(job.data, aggregateRun(job, token, settings.steps), signal);
-      decided(job, response);
+      decided(job.data, response);
       return response;
     },
     settings,
   );
-  worker.on("completed", decided);
-  worker.on("failed", (job, error) => {
-    // BullMQ stamps `finishedOn` only when the job failed for good; an attempt it retries has none.
-    if (job?.finishedOn) publish({ decision_id: job.data.decision_id, ok: false, reason: error.message });
+  worker.on("completed", ({ data, result }) => decided(data, result));
+  worker.on("failed", ({ data, error, final }) => {
+    if (final && data) publish({ decision_id: data.decision_id, ok: false, reason: error.message });
   });
   return worker;
 }

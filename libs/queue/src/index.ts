@@ -1,14 +1,13 @@
 export * from "./redis";
-export * from "./redis-monitor";
 export * from "./vote-policy";
 export * from "./decision-flow";
 // The outcome channel's encoding stays inside libs/queue (DecisionFlow hears it); the aggregator only needs its worker.
 export { createAggregateWorker, type AggregateProcessor, type AggregateWorkerSettings } from "./decision-outcomes";
-export { DecisionSteps, finishedCalls, type AggregateRun, type FinishedCalls, type NextCall } from "./decision-steps";
+export { DecisionSteps, type AggregateRun, type FinishedCalls, type NextCall } from "./decision-steps";
 export * from "./quorum-board";
 export * from "./image-stash";
-// Processors get plain data (see createVoteWorker, createAggregateWorker): BullMQ's job stays in here.
-export { WorkerPool, type WorkerSettings } from "./workers";
+// Processors get plain data (see createVoteWorker, createAggregateWorker) and listeners plain events: BullMQ's job stays in here.
+export type { JobCompleted, JobFailed, WorkerPool, WorkerPoolEvents, WorkerSettings } from "./workers";
 export * from "./vote-worker";
 export { JOB_RETENTION, type JobRetention } from "./job-retention";
 export { MINUTE_MS, NO_RATE_LIMIT, QueueRateLimited, perMinute, type RateLimit, type RateLimitState } from "./rate-limit";

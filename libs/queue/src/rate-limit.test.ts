@@ -107,7 +107,7 @@ describe("a queue's rate limit, shared by every worker pool on it", () => {
     // One job at a time each: while one pool holds a job, the next can only go to the other.
     const pools = ["a", "b"].map((name) => createWorker<unknown, string>("throttled", processor(name), settings({ concurrency: 1 })));
     const failed: string[] = [];
-    for (const pool of pools) pool.on("failed", (job) => failed.push(job?.id ?? "?"));
+    for (const pool of pools) pool.on("failed", ({ jobId }) => failed.push(jobId ?? "?"));
     try {
       await Promise.all(pools.map((pool) => pool.waitUntilReady()));
       const finished = completions(pools, 5);

@@ -1,6 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { AggregateJob } from "@sd/contracts";
 
+// A tool of tests and benchmarks that count what reaches Redis, kept out of the product's exports.
+export { openRedisMonitor } from "./redis-monitor";
+
 /** A decision as the gateway enqueues it, for tests that put one straight onto the queue: anonymous, no panel unless `overrides` name one. */
 export function aggregateJob(overrides: Partial<AggregateJob> = {}): AggregateJob {
   return {

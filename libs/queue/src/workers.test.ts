@@ -64,7 +64,7 @@ describe("a queue's worker pool", () => {
   ])("runs exactly $concurrency jobs at once with $workers BullMQ worker(s), and each job once", async ({ concurrency, workers }) => {
     const { queue, pool, started, release, whenStarted } = heldJobs(concurrency);
     const completed: string[] = [];
-    pool.on("completed", (job, result) => completed.push(`${job.id} ${result}`));
+    pool.on("completed", ({ jobId, result }) => completed.push(`${jobId} ${result}`));
     try {
       expect(pool.size).toBe(workers);
       await pool.waitUntilReady();

@@ -1,4 +1,4 @@
-import { Queue, Worker, type Processor, type WorkerListener, type WorkerOptions } from "bullmq";
+import { Queue, Worker, type Job, type Processor, type WorkerOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { JOB_RETENTION, sweepFinishedJobs, type JobRetention } from "./job-retention";
 import { NO_RATE_LIMIT, QueueRateLimited, type RateLimit } from "./rate-limit";
@@ -33,7 +33,29 @@ export interface WorkerSettings {
 const SLOTS_PER_WORKER = 25;
 const MAX_WORKERS_PER_QUEUE = 4;
 
-type Listeners<Data, Result> = WorkerListener<Data, Result, string>;
+/** A job of the pool that finished: plain data, so listeners outside libs/queue never hold BullMQ's job. */
+export interface JobCompleted<Data, Result> {
+  jobId: string;
+  data: Data;
+  result: Result;
+}
+
+/** A run of a job that failed; `data` and `jobId` are missing when BullMQ no longer had the job. */
+export interface JobFailed<Data> {
+  jobId: string | undefined;
+  data: Data | undefined;
+  error: Error;
+  /** No attempt is left: the job failed for good and will not run again. */
+  final: boolean;
+}
+
+/** What a pool's listeners hear. */
+export interface WorkerPoolEvents<Data, Result> {
+  completed: (event: JobCompleted<Data, Result>) => void;
+  failed: (event: JobFailed<Data>) => void;
+  /** A worker's own trouble (its connection, a lost lock), not a job's. */
+  error: (error: Error) => void;
+}
 
 /**
  * The workers of one queue in this process, `concurrency` job slots between them (see
@@ -98,8 +120,21 @@ export class WorkerPool<Data, Result> {
       : (job, token) => pauseOn(() => processor(job, token));
   }
 
-  on<E extends keyof Listeners<Data, Result>>(event: E, listener: Listeners<Data, Result>[E]): this {
-    for (const worker of this.#workers) worker.on(event, listener);
+  on<E extends keyof WorkerPoolEvents<Data, Result>>(event: E, listener: WorkerPoolEvents<Data, Result>[E]): this {
+    for (const worker of this.#workers) {
+      if (event === "completed") {
+        const heard = listener as WorkerPoolEvents<Data, Result>["completed"];
+        worker.on("completed", (job: Job<Data, Result, string>, result: Result) => heard({ jobId: job.id!, data: job.data, result }));
+      } else if (event === "failed") {
+        const heard = listener as WorkerPoolEvents<Data, Result>["failed"];
+        // BullMQ stamps `finishedOn` only when the job failed for good; an attempt it retries has none.
+        worker.on("failed", (job: Job<Data, Result, string> | undefined, error: Error) =>
+          heard({ jobId: job?.id, data: job?.data, error, final: Boolean(job?.finishedOn) }),
+        );
+      } else {
+        worker.on("error", listener as WorkerPoolEvents<Data, Result>["error"]);
+      }
+    }
     return this;
   }
 

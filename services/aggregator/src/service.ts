@@ -44,7 +44,7 @@ export async function startAggregator(
     { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS, steps },
   );
   worker.on("error", (error) => logger.error({ err: error }, "aggregator error"));
-  worker.on("failed", (job, error) => logger.error({ err: error, decision_id: job?.id }, "aggregation failed"));
+  worker.on("failed", ({ jobId, error }) => logger.error({ err: error, decision_id: jobId }, "aggregation failed"));
   await worker.waitUntilReady();
   logger.info("aggregator started");
   return {

@@ -6,7 +6,7 @@ import { loadEnv, providersFromEnv, tablePrice, workerEnv } from "@sd/config";
 import { emulatorBaseUrl } from "@sd/provider-emulator";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { startProviderWorkers } from "@sd/provider-worker";
-import { DecisionFlow, createRedis, finishedCalls, type Redis } from "@sd/queue";
+import { DecisionFlow, createRedis, type Redis } from "@sd/queue";
 import { createLogger, logLevelNumber } from "@sd/telemetry";
 import { aggregateJob } from "./testing/aggregate-job";
 import { testEnv } from "./testing/env";
@@ -133,9 +133,9 @@ describe("token usage and cost of a decision", () => {
     const flow = new DecisionFlow(redis, stack.vars.QUEUE_PREFIX!, 1);
     try {
       await flow.ready();
-      const job = await flow.enqueue(ownersJob({ api_key_id: key.id }));
-      await flow.waitForResult(job, 20_000);
-      const votes = [...(await finishedCalls<Vote>(job)).returned.values()];
+      const decisionId = await flow.enqueue(ownersJob({ api_key_id: key.id }));
+      await flow.waitForDecision(decisionId, 20_000);
+      const votes = [...(await flow.finishedCalls<Vote>(decisionId)).returned.values()];
       const byProvider = Object.fromEntries(votes.map((vote) => [vote.provider, vote]));
       expect(byProvider.openai).toMatchObject({ status: "error", usage: null, cost_usd: 0 });
       expect(byProvider.claude).toMatchObject({ status: "error", usage: wasted });
@@ -143,7 +143,7 @@ describe("token usage and cost of a decision", () => {
       expect(byProvider.llama).toMatchObject({ status: "success", usage: null, cost_usd: 0 });
       expect(byProvider.gemini).toMatchObject({ status: "success", cost_usd: 0 });
 
-      const stored = (await stack.store.decisions.findById(job.data.decision_id))!;
+      const stored = (await stack.store.decisions.findById(decisionId))!;
       expect(stored.api_key_id).toBe(key.id);
       expect(stored.token_usage).toEqual(Object.fromEntries(votes.map((vote) => [vote.provider, vote.usage])));
       expect(stored.cost_usd).toBeCloseTo(votes.reduce((sum, vote) => sum + vote.cost_usd, 0), 12);
@@ -153,8 +153,8 @@ describe("token usage and cost of a decision", () => {
       // A second decision through the key: the key's cost is now the two decisions' sum.
       emulator.addRules({ match: { model: "gpt-4o" }, times: 1, respond: { kind: "answer", category: "Ship", usage: { input_tokens: 100, output_tokens: 10 } } });
       const second = await flow.enqueue(ownersJob({ api_key_id: key.id }));
-      await flow.waitForResult(second, 20_000);
-      const secondCost = (await stack.store.decisions.findById(second.data.decision_id))!.cost_usd;
+      await flow.waitForDecision(second, 20_000);
+      const secondCost = (await stack.store.decisions.findById(second))!.cost_usd;
       expect(secondCost).toBeGreaterThan(0);
       expect(await keyCost(key.id)).toBeCloseTo(stored.cost_usd + secondCost, 12);
       expect(await keyCost(key.id)).toBeCloseTo(await decisionsCost(key.id), 12);
@@ -170,8 +170,8 @@ describe("token usage and cost of a decision", () => {
     const flow = new DecisionFlow(redis, stack.vars.QUEUE_PREFIX!, 1);
     try {
       await flow.ready();
-      const job = await flow.enqueue(ownersJob({ decision_id: already.id, api_key_id: key.id }));
-      expect(await flow.waitForResult(job, 20_000)).toMatchObject({ decision_id: already.id, question: already.question });
+      const decisionId = await flow.enqueue(ownersJob({ decision_id: already.id, api_key_id: key.id }));
+      expect(await flow.waitForDecision(decisionId, 20_000)).toMatchObject({ decision_id: already.id, question: already.question });
       expect(await stack.store.decisions.findById(already.id)).toEqual(already);
       expect(await keyCost(key.id)).toBeCloseTo(0.25, 12);
       expect(await keyCost(key.id)).toBeCloseTo(await decisionsCost(key.id), 12);

@@ -308,7 +308,7 @@ describe("images, stored once and passed by reference", () => {
       const stash = new ImageStash(redis, prefix);
       const refs = await stash.put(decisionId, [randomImage(1000)], 60);
       await stash.delete(refs);
-      const job = await flow.enqueue(
+      await flow.enqueue(
         aggregateJob({
           decision_id: decisionId,
           request_id: client.requestId,
@@ -320,7 +320,7 @@ describe("images, stored once and passed by reference", () => {
           user_email: owner.user.email,
         }),
       );
-      const result = await flow.waitForResult(job, 20_000);
+      const result = await flow.waitForDecision(decisionId, 20_000);
       expect(result).toMatchObject({ final_decision: null, total_votes: 0, context_explanation: MESSAGES.noValidDecision });
       const expired = "The decision's image (image1) expired before this model could read it. Please send the decision again.";
       const stored = await stack.store.decisions.findById(decisionId);

@@ -160,10 +160,10 @@ describe("a vote's total deadline", () => {
       await flow.ready();
       const decisionId = randomUUID();
       const receivedAt = Date.now() - 2 * DEADLINE_MS;
-      const job = await flow.enqueue(
+      await flow.enqueue(
         aggregateJob({ decision_id: decisionId, question: question(tag), providers: PROVIDERS, received_at: receivedAt, vote_deadline_at: receivedAt + DEADLINE_MS }),
       );
-      const result = await flow.waitForResult(job, 20_000);
+      const result = await flow.waitForDecision(decisionId, 20_000);
       expect(result).toMatchObject({ final_decision: null, total_votes: 0 });
       const stored = await stack.store.decisions.findById(decisionId);
       expect(stored!.error_details).toEqual({ openai: NOT_ASKED, gemini: NOT_ASKED, claude: NOT_ASKED });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
-import { createRedis, openRedisMonitor } from "@sd/queue";
+import { createRedis } from "@sd/queue";
+import { openRedisMonitor } from "@sd/queue/testing";
 
 /**
  * Who sends what to Redis, per decision: INFO commandstats counts the commands Lua scripts run as
