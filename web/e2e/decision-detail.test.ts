@@ -24,7 +24,7 @@ const DETAIL_PATH = "/api/decision-history/";
 const section = (page: Page, name: string | RegExp) => page.getByRole("region", { name });
 const modelItem = (page: Page, name: string) => section(page, "Model Responses").getByRole("listitem", { name, exact: true });
 
-/** Processing time as section 9 words it. */
+/** Processing time as the specification words it. */
 const processingText = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(2)}s`);
 
 async function openDecision(page: Page, auth: AuthResponse, id: string): Promise<void> {

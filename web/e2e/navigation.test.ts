@@ -4,7 +4,7 @@ import { browserUnavailable, DESKTOP, MOBILE, useBrowserApp } from "./support/br
 
 const app = useBrowserApp();
 
-/** The header's nav links and the page each one lands on (specification section 2). */
+/** The header's nav links and the page each one lands on. */
 const NAV = [
   { name: "API", path: "/sd-api" },
   { name: "Developers", path: "/developers" },

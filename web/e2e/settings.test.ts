@@ -29,7 +29,7 @@ const AUTH_REQUIRED = "Authentication Required";
 const SIGN_IN_TEXT = "Please sign in to access your settings.";
 
 const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
-/** A destructive 'Error' toast with the specification's text (section 8). */
+/** A destructive 'Error' toast with the specification's text. */
 const errorToast = (page: Page, text: string) => page.locator('[data-sonner-toast][data-type="error"]').filter({ hasText: "Error" }).filter({ hasText: text });
 const sidebar = (page: Page) => page.getByRole("navigation", { name: "Settings sections" });
 const section = (page: Page, name: string) => page.getByRole("region", { name, exact: true });

@@ -10,7 +10,7 @@ const page = (load: () => Promise<{ default: ComponentType }>) => {
 };
 
 /**
- * The page of every route in the specification's route table (section 2). The table itself is
+ * The page of every route in the specification's route table. The table itself is
  * CLIENT_ROUTES, shared with the gateway (which answers these paths 200 and any other 404), so a
  * route without a page here is a type error.
  */

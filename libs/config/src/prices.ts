@@ -3,14 +3,10 @@ import type { ModelPrice, ProviderConfig, TokenUsage } from "@sd/contracts";
 import { ConfigError } from "./load";
 
 /**
- * List prices in US dollars per million tokens (input, output) of the models we know, for the
- * standard tier: no batch or prompt-caching discount, prompts up to 200k tokens (a decision's
- * prompt is a few hundred). Taken from the vendors' pricing pages as of March 2026
- * (openai.com/api/pricing, ai.google.dev/gemini-api/docs/pricing, docs.anthropic.com pricing,
- * api-docs.deepseek.com pricing (input at the cache-miss rate), docs.x.ai models). Llama has no
- * list price: what it costs depends on who serves it, so `LLAMA_PRICE_*` prices it.
- * Prices change: `<ID>_PRICE_INPUT_PER_MTOK` and `<ID>_PRICE_OUTPUT_PER_MTOK` override a provider's
- * price without a release, and price a model missing here.
+ * List prices in US dollars per million tokens (input, output), standard tier, from the vendors'
+ * pricing pages as of March 2026 (DeepSeek's input at the cache-miss rate). Llama has no list
+ * price (it depends on who serves it), so `LLAMA_PRICE_*` prices it; prices change, so
+ * `<ID>_PRICE_INPUT_PER_MTOK` and `<ID>_PRICE_OUTPUT_PER_MTOK` override one without a release.
  */
 export const MODEL_PRICES: Readonly<Record<string, ModelPrice>> = {
   // OpenAI

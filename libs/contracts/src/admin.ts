@@ -1,12 +1,11 @@
 import { z } from "zod";
 
 /**
- * The admin dashboard's endpoints and live room (specification sections 2 /admin, 3 "Admin usage
- * stats" and "System health", 7 "Admin"). Every admin endpoint and room is enforced on the server:
+ * The admin dashboard's endpoints and live room. Every admin endpoint and room is enforced on the server:
  * no token 401, a signed-in non-admin 403.
  */
 
-/** Texts of the admin side (specification section 2 where it words them). */
+/** Texts of the admin side. */
 export const ADMIN_MESSAGES = {
   forbidden: "Admin access required.",
   badPeriod: "period must be day, week or month.",
@@ -15,7 +14,7 @@ export const ADMIN_MESSAGES = {
   signInPrompt: "Please sign in with an admin account to view the dashboard.",
 } as const;
 
-/** Admin periods (specification section 9); overview default month, recent activity and health default day. */
+/** Admin periods; overview default month, recent activity and health default day. */
 export const ADMIN_PERIODS = ["day", "week", "month"] as const;
 export const AdminPeriodSchema = z.enum(ADMIN_PERIODS, { error: ADMIN_MESSAGES.badPeriod });
 export type AdminPeriod = z.infer<typeof AdminPeriodSchema>;
@@ -25,7 +24,7 @@ export const PERIOD_HOURS: Readonly<Record<AdminPeriod, number>> = { day: 24, we
 /** Query of the three admin endpoints; `period` defaults per endpoint. */
 export const adminPeriodQuery = (fallback: AdminPeriod) => z.object({ period: AdminPeriodSchema.default(fallback) });
 
-/** Admin usage stats (specification section 3). */
+/** Admin usage stats. */
 export const UsageStatsSchema = z.object({
   period: AdminPeriodSchema,
   summary: z.object({
@@ -60,7 +59,7 @@ export type UsageStats = z.infer<typeof UsageStatsSchema>;
 export const UsageStatsResponseSchema = z.object({ success: z.literal(true), stats: UsageStatsSchema });
 export type UsageStatsResponse = z.infer<typeof UsageStatsResponseSchema>;
 
-/** One item of Recent Activity (specification section 2). */
+/** One item of Recent Activity. */
 export const RecentDecisionSchema = z.object({
   id: z.string(),
   question: z.string(),
@@ -91,7 +90,7 @@ export const HealthCheckSchema = z.object({
 export type HealthCheck = z.infer<typeof HealthCheckSchema>;
 
 /**
- * System health (specification section 3). `health_checks` holds `database` and `activity` (the
+ * System health. `health_checks` holds `database` and `activity` (the
  * specification's two) plus the measured facts behind the status: `redis`, `workers` (live workers
  * per provider queue), `queue_backlog`, `queue_age` (oldest waiting job), `rate_limits` (providers
  * whose queue is paused by the vendor's Retry-After or its spent tokens per minute, or at its requests per minute) and `error_rate`.

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Texts of the API keys, the settings page and key-authenticated calls (specification sections 5 and 8 where it words them). */
+/** Texts of the API keys, the settings page and key-authenticated calls. */
 export const API_KEY_MESSAGES = {
   nameRequired: "API key name is required",
   created: "API key created successfully",
@@ -24,23 +24,23 @@ export const API_KEY_MESSAGES = {
   rateLimited: "Too many requests for this API key. Retry after the time in the Retry-After header.",
 } as const;
 
-/** Header API consumers authenticate with (specification sections 1 and 6). */
+/** Header API consumers authenticate with. */
 export const API_KEY_HEADER = "SD-API-KEY";
 /** Every key starts with this, so a leaked one is recognisable (and secret scanners can find it). */
 export const API_KEY_PREFIX = "sd_live_";
-/** Default workspace of a new key (specification section 9). */
+/** Default workspace of a new key. */
 export const DEFAULT_WORKSPACE = "Default";
-/** What the settings table shows while a key is hidden (specification section 2: a fixed masked placeholder). */
+/** What the settings table shows while a key is hidden (a fixed masked placeholder). */
 export const MASKED_API_KEY = "sd_live_••••••••••••••••••••••••";
 
-/** Free tier (specification section 9): API requests per calendar month (UTC) and image storage. */
+/** Free tier: API requests per calendar month (UTC) and image storage. */
 export const FREE_TIER = {
   apiRequestsPerMonth: 1000,
   storageBytes: 1024 ** 3,
 } as const;
 
 /**
- * API key (specification section 3) as the key endpoints answer it. `keyvalue` (the secret) is sent
+ * API key as the key endpoints answer it. `keyvalue` (the secret) is sent
  * only once, in the answer to POST /api/api-keys; afterwards it is read with the reveal call.
  * `cost` is in US dollars, summed from the models' reported token usage.
  */
@@ -67,7 +67,7 @@ const name = (field: string, required: string) =>
     .min(1, required)
     .max(100, `${field} must be at most 100 characters.`);
 
-/** Body of POST /api/api-keys (specification sections 5 and 7): the name is trimmed and required; the workspace defaults to 'Default'. */
+/** Body of POST /api/api-keys: the name is trimmed and required; the workspace defaults to 'Default'. */
 export const ApiKeyCreateSchema = z.object({
   name: name("API key name", API_KEY_MESSAGES.nameRequired),
   workspace: z

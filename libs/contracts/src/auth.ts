@@ -49,7 +49,7 @@ export const RefreshRequestSchema = z.object({
 });
 export type RefreshRequest = z.infer<typeof RefreshRequestSchema>;
 
-/** Auth user (specification section 3). `name` is null for magic-link users. */
+/** Auth user. `name` is null for magic-link users. */
 export const AuthUserSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -59,7 +59,7 @@ export const AuthUserSchema = z.object({
 });
 export type AuthUser = z.infer<typeof AuthUserSchema>;
 
-/** Auth tokens (specification section 3); `expires_in` is the access token's life in seconds. */
+/** Auth tokens; `expires_in` is the access token's life in seconds. */
 export const AuthTokensSchema = z.object({
   access_token: z.string(),
   refresh_token: z.string(),

@@ -1,5 +1,5 @@
 /**
- * The web app's pages (the specification's route table, section 2), as react-router paths. The
+ * The web app's pages (the specification's route table), as react-router paths. The
  * gateway answers these with index.html and 200, and any other path with index.html (which renders
  * the not-found page) and 404, so crawlers and monitors see a real 404; the web app's router
  * should declare exactly these.

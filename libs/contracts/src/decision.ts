@@ -4,19 +4,19 @@ import { ImageDataUrlSchema } from "./image-data-url";
 import { LIMITS } from "./limits";
 import { MESSAGES } from "./messages";
 
-/** Trimmed categories with empty ones and exact duplicates dropped (specification section 5). */
+/** Trimmed categories with empty ones and exact duplicates dropped. */
 export function normaliseCategories(categories: readonly string[]): string[] {
   return [...new Set(categories.map((c) => c.trim()).filter((c) => c.length > 0))];
 }
 
-/** A decision's question (specification section 5). */
+/** A decision's question. */
 export const QuestionSchema = z
   .string({ error: MESSAGES.questionRequired.detail })
   .trim()
   .min(1, MESSAGES.questionRequired.detail)
   .max(LIMITS.maxQuestionLength, `Please keep the question under ${LIMITS.maxQuestionLength} characters.`);
 
-/** The allowed answers: trimmed, empty ones and exact duplicates dropped, at least 2 (specification section 5). */
+/** The allowed answers: trimmed, empty ones and exact duplicates dropped, at least 2. */
 export const CategoriesSchema = z
   .array(z.string({ error: MESSAGES.categoriesRequired.detail }), { error: MESSAGES.categoriesRequired.detail })
   .transform(normaliseCategories)
@@ -27,7 +27,7 @@ export const CategoriesSchema = z
       .max(LIMITS.maxCategories, `Please provide at most ${LIMITS.maxCategories} categories.`),
   );
 
-/** Up to 3 images as data URLs, each under 10 MB (specification sections 5 and 9). */
+/** Up to 3 images as data URLs, each under 10 MB. */
 export const ImagesSchema = z
   .array(ImageDataUrlSchema, { error: MESSAGES.invalidImageType.detail })
   .max(LIMITS.maxImages, MESSAGES.maxImages.detail)
@@ -53,7 +53,7 @@ export const DecisionRequestSchema = z.object({
 });
 export type DecisionRequest = z.infer<typeof DecisionRequestSchema>;
 
-/** Decision response entity (specification section 3), as both decision endpoints answer. */
+/** Decision response entity, as both decision endpoints answer. */
 export const DecisionResponseSchema = z.object({
   final_decision: z.string().nullable(),
   total_votes: z.number().int().nonnegative(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Sign-in and waitlist email texts (specification section 5). */
+/** Sign-in and waitlist email texts. */
 export const EMAIL_MESSAGES = {
   required: { title: "Email required", detail: "Please enter your email address." },
   invalid: "Please enter a valid email address.",

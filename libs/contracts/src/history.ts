@@ -4,16 +4,16 @@ import { LIMITS } from "./limits";
 import type { StoredDecision } from "./stored-decision";
 import { TokenUsageSchema } from "./vote";
 
-/** Texts of the decision-history endpoints and pages (specification section 8 where it words them). */
+/** Texts of the decision-history endpoints and pages. */
 export const HISTORY_MESSAGES = {
   notFound: "Decision not found",
   listed: (count: number) => (count === 1 ? "Found 1 decision." : `Found ${count} decisions.`),
   found: "Decision found.",
-  /** Dashboard (specification section 8). */
+  /** Dashboard. */
   sessionExpired: "Your session has expired. Please sign in again.",
   authRequired: "Authentication required to access decision history",
   fetchFailed: "Failed to fetch dashboard data",
-  /** Decision detail (specification section 8). */
+  /** Decision detail. */
   detailAuthRequired: "Authentication required to view decision details",
   idRequired: "Decision ID is required",
   detailFetchFailed: "Failed to fetch decision details",
@@ -61,7 +61,7 @@ function text(name: string, max: number) {
 }
 
 /**
- * Query of GET /api/decision-history (specification section 7). Every value arrives as one string;
+ * Query of GET /api/decision-history. Every value arrives as one string;
  * a repeated parameter (an array) or anything else is a 400, so no value can become a query operator.
  */
 export const DecisionHistoryQuerySchema = z
@@ -85,7 +85,7 @@ export type DecisionHistoryQuery = z.output<typeof DecisionHistoryQuerySchema>;
 export type DecisionHistoryQueryInput = z.input<typeof DecisionHistoryQuerySchema>;
 
 /**
- * Decision history item (specification section 3) as the API answers it. `images` are the ids of the
+ * Decision history item as the API answers it. `images` are the ids of the
  * decision's image assets (the bytes are stored once, as assets; read them with the image-asset API).
  * `rationales` holds each model's one-sentence reason.
  */

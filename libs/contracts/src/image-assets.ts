@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ImageDataUrlSchema } from "./image-data-url";
 import { LIMITS } from "./limits";
 
-/** Texts of the image-asset API; failures answer `{success: false, message}` (specification section 8). */
+/** Texts of the image-asset API; failures answer `{success: false, message}`. */
 export const IMAGE_ASSET_MESSAGES = {
   notFound: "Image asset not found",
   decisionNotFound: "Decision not found",
@@ -18,7 +18,7 @@ export const IMAGE_ASSET_MESSAGES = {
   failedToLoad: "Failed to load image",
 } as const;
 
-/** Image asset (specification section 3); `image_data` is the image's data URL. */
+/** Image asset; `image_data` is the image's data URL. */
 export const ImageAssetSchema = z.object({
   id: z.string(),
   user_id: z.string(),
@@ -40,7 +40,7 @@ export const ImageAssetListResponseSchema = z.object({
 });
 export type ImageAssetListResponse = z.infer<typeof ImageAssetListResponseSchema>;
 
-/** A failed image-asset call (specification section 8). */
+/** A failed image-asset call. */
 export const ImageAssetFailureSchema = z.object({ success: z.literal(false), message: z.string() });
 export type ImageAssetFailure = z.infer<typeof ImageAssetFailureSchema>;
 

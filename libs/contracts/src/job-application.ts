@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The job-application form's rules (specification sections 5 and 9), written once for the web
+ * The job-application form's rules, written once for the web
  * form and the gateway. The rules are plain functions (the form checks every field at once, the
  * server the first problem); only the answer has a zod schema, which the web app parses it with.
  */

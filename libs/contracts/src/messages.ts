@@ -1,4 +1,4 @@
-/** User-facing texts from the product specification (sections 5 and 8), verbatim. */
+/** User-facing texts from the product specification (validation and error texts), verbatim. */
 export const MESSAGES = {
   questionRequired: { title: "Question required", detail: "Please enter a question for the AI to decide on." },
   categoriesRequired: {

@@ -19,7 +19,7 @@ export type StructuredOutput = z.infer<typeof StructuredOutputSchema>;
 export interface ProviderDefaults {
   vendor: Vendor;
   model: string;
-  /** Row label in the playground (specification section 4). */
+  /** Row label in the playground. */
   label: string;
   /** The vendor's public API base URL when its SDK does not know it (OpenAI-compatible vendors). */
   baseUrl?: string;
@@ -27,7 +27,7 @@ export interface ProviderDefaults {
   structuredOutput?: StructuredOutput;
 }
 
-/** The playground's three models (specification sections 4 and 9), the default panel. */
+/** The playground's three models, the default panel. */
 export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", ProviderDefaults>> = {
   openai: { vendor: "openai", model: "gpt-4o", label: "OpenAI GPT-4o" },
   gemini: { vendor: "gemini", model: "gemini-2.5-flash", label: "Google Gemini 2.5 Flash" },

@@ -3,7 +3,7 @@ import { EnsembleModeSchema, EnsembleRecordSchema, type EnsembleMode, type Ensem
 import type { DecisionResponse } from "./decision";
 import { TokenUsageSchema, type TokenUsage } from "./vote";
 
-/** Decision history item (specification section 3) as the store keeps it. */
+/** Decision history item as the store keeps it. */
 export interface StoredDecision {
   id: string;
   question: string;

@@ -3,7 +3,7 @@ import { CategoriesSchema, ImagesSchema, QuestionSchema, RequestIdSchema } from 
 import { EnsembleOptionsSchema } from "./ensemble";
 
 /**
- * The public REST API (`/v1`, header SD-API-KEY; specification section 7 "External API").
+ * The public REST API (`/v1`, header SD-API-KEY).
  * Decisions made through a key are stored as its owner's and appear in their history.
  */
 

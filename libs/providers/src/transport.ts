@@ -1,19 +1,11 @@
 import { Agent, fetch as undiciFetch, getGlobalDispatcher, setGlobalDispatcher } from "undici";
 
 /**
- * The HTTP client every vendor SDK in this process talks through: one undici Agent (a keep-alive
- * pool per origin), shared by all providers.
- *
- * - Idle connections stay open 4 s (undici's default): enough to serve the next call of a busy
- *   deployment without a new handshake, and below the 5 s idle timeout of common self-hosted
- *   OpenAI-compatible servers (uvicorn: vLLM, LiteLLM), which announce none, so a call never goes
- *   out on a socket the server is closing. A server that announces a shorter one in its
- *   `Keep-Alive` header is taken at its word.
- * - No cap on connections per origin: the provider workers' concurrency already bounds the calls
- *   in flight, and a lower cap here would queue calls inside the pool, unseen by any queue metric.
+ * One keep-alive pool shared by every vendor SDK in this process.
+ * - Idle connections close after 4 s, below the unannounced 5 s idle timeout of uvicorn-based
+ *   servers (vLLM, LiteLLM), so a call never goes out on a socket the server is closing.
+ * - No cap per origin: the workers' concurrency bounds calls, and a cap would queue them unseen.
  * - No pipelining: an aborted call closes its socket, which must not take other calls with it.
- *
- * Idle sockets are unref'd by undici, so the pool never keeps a process alive on its own.
  */
 const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 600_000, pipelining: 1 });
 
@@ -35,21 +27,12 @@ function isRedirectRefusal(error: unknown): boolean {
 }
 
 /**
- * `fetch` for the SDKs that take one (OpenAI, Anthropic): undici's own fetch over the shared pool.
- * It is the same WHATWG fetch as Node's, but the package's newer release costs a fifth to a third
- * less CPU per SDK call than the copy bundled in Node 20 (services/all-in-one/bench/sdk-transport.ts).
- * Aborts and errors keep fetch's shapes (the caller's signal reason, `TypeError: fetch failed`
- * with the cause), which the SDKs' timeout and connection-error classification rely on.
- *
- * Redirects: in its default mode ("follow") fetch must be able to send the body again to wherever
- * a 307 or 308 points, so it copies every request before sending it, body stream included (a
- * `tee`). That copy cost a third of the client's CPU per call (medians at concurrency 20: OpenAI
- * 325 to 224 µs, Anthropic 321 to 209 µs), for redirects vendor APIs never send. So a call first
- * goes out in "error" mode, which copies nothing; only if the server answers with a redirect (a
- * base URL behind a proxy that moved it) is it sent again in "follow" mode, which then goes
- * exactly where it always went. Sending it again is safe: a server that answered with a redirect
- * did not run the request. A caller's own redirect mode, a `Request`, or a body that cannot be
- * sent twice (a stream) is sent as it is.
+ * `fetch` for the SDKs that take one (OpenAI, Anthropic): undici's fetch over the shared pool, which
+ * costs less CPU than Node 20's bundled copy (see bench/sdk-transport.ts). Errors keep fetch's shapes,
+ * which the SDKs' timeout and connection-error classification rely on.
+ * Calls go out in "error" redirect mode, because "follow" copies every body in case of a redirect
+ * vendor APIs never send; only on a redirect is the call sent again in "follow" mode (safe: the
+ * server did not run it). A caller's own redirect mode, a `Request` or a stream body is sent as is.
  */
 export const keepAliveFetch: typeof globalThis.fetch = async (input, init = {}) => {
   const settings = init as UndiciInit;

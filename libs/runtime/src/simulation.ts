@@ -14,14 +14,11 @@ export function simulatedLatencies(simulated: readonly Pick<ProviderConfig, "id"
 }
 
 /**
- * Points every provider that has no API key at a provider emulator started on its own thread of
- * this process (so its answers never take the gateway's event loop), and the product runs with zero
- * configuration; its answers are labelled simulated. Latencies are staggered so
- * the live rows visibly arrive one after another. Each provider reaches the emulator through the
- * wire API of its vendor (OpenAI's for OpenAI-compatible ones, such as DeepSeek, Grok and Llama),
- * so its own SDK and structured-output mode are exercised. Only its thread can script the emulator: its
- * control routes want a token generated there, and it keeps no record of the questions. Other
- * processes (forked workers) reach it through the returned configs' base URLs.
+ * Points every provider without an API key at an emulator on its own thread (off the gateway's
+ * event loop), so the product runs with zero configuration; answers are labelled simulated.
+ * Each provider keeps its vendor's wire API, so its own SDK and structured-output mode are
+ * exercised. Only that thread holds the token that scripts the emulator; forked workers reach it
+ * through the returned configs' base URLs.
  */
 export async function simulateMissingProviders(
   configs: readonly ProviderConfig[],

@@ -102,10 +102,8 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * The Smart Decision API for your own code: several AI models vote on a question with the answers
- * you allow, and their votes are combined into one decision. Every answer is checked against the
- * same zod schemas the server answers with; every error answer becomes a typed error
- * (AuthenticationError, RateLimitError, QuotaExceededError, ValidationError, NotFoundError, ApiError).
+ * The Smart Decision API client. Answers are checked against the server's own zod schemas, and
+ * every error answer becomes a typed error (AuthenticationError, RateLimitError, ApiError, ...).
  *
  * ```ts
  * const client = new SmartDecision({ apiKey: process.env.SD_API_KEY, baseUrl: "https://decide.example.com" });

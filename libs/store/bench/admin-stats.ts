@@ -1,18 +1,10 @@
 /**
- * Admin statistics benchmark on the embedded store (issue 9: the usage-stats endpoint's p95 over
- * 100,000 stored decisions under 200 ms).
- *
- * Seeds BENCH_DECISIONS decisions spread over the last 30 days (signed-in and anonymous, some with
- * model errors), writing the decisions journal directly in its on-disk format (decisionsJournal
- * in ./support.ts: every 50th document is cast by the decisions schema and must come out unchanged).
- * Then, per admin statistic and period, measures p50/p95 of the store call over BENCH_RUNS runs after
- * BENCH_WARMUP unmeasured ones, and runs the same pipeline with mingo over every decision (the
- * embedded driver without its compiled fast path) BENCH_BASELINE_RUNS times as the baseline,
- * checking both give the same answer.
+ * Admin statistics benchmark on the embedded store: p50/p95 of each statistic over BENCH_DECISIONS
+ * seeded decisions (journal written directly; every 50th is cast by the schema as a check), against
+ * mingo without the compiled fast path as the baseline, which must give the same answers.
  *
  *   npm run bench:admin
  *   BENCH_DECISIONS=100000 BENCH_RUNS=50 BENCH_BASELINE_RUNS=3 BENCH_WARMUP=5 npm run bench:admin
- *
  * Exits with status 1 when the usage stats' p95 misses 200 ms or an answer differs from the baseline.
  */
 import { isDeepStrictEqual } from "node:util";

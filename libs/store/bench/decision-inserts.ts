@@ -1,22 +1,11 @@
 /**
- * Write-path benchmark of the embedded store (issue 12, "Store write path"): how fast finished
- * decisions can be written, the way the aggregator writes them (`decisions.insertOnce`).
- *
- * For each concurrency in BENCH_CONCURRENCY (default 1, 20 and 100), in a fresh data dir: that
- * many clients each insert one sample decision after another (a closed loop, like aggregator
- * workers) until BENCH_INSERTS decisions are written, after BENCH_WARMUP unmeasured ones. Prints
- * inserts per second, p50/p99 latency of one insert (call to acknowledgement), the process's CPU
- * (user + system, every thread) per insert, and journal flushes (one durable append each) per insert.
- * Then reopens the data dir and checks that every acknowledged decision was replayed.
- *
- * Two ways of writing are measured: `decisions.insertOnce` (what the aggregator calls), and the
- * collection's `insertOne` of the same document, cast and validated by the mongoose schema (how
- * `insertOnce` wrote before it took the prevalidated path), which shows the write queue's share.
+ * Write-path benchmark of the embedded store: for each concurrency in BENCH_CONCURRENCY, closed-loop
+ * clients insert decisions as the aggregator does (`insertOnce`) and through the collection's
+ * `insertOne`; prints inserts/s, latency, CPU and journal flushes per insert, then checks on reopening
+ * that every acknowledged decision was replayed.
  *
  *   npm run bench:store
  *   BENCH_INSERTS=5000 BENCH_WARMUP=500 BENCH_CONCURRENCY=1,20,100,200 npm run bench:store
- *
- * Exits with status 1 when an insert fails or a decision is missing after reopening.
  */
 import type { StoredDecision } from "@sd/contracts";
 import { createDecisionRepository, decisionsCollection, type DecisionDocument, type DecisionRepository } from "../src/decisions";

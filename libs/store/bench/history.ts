@@ -1,24 +1,10 @@
 /**
- * Decision-history benchmark on the embedded store (issue 7: p95 under 50 ms for each query).
- *
- * Seeds BENCH_DECISIONS decisions over BENCH_USERS users into an embedded store in a temp dir,
- * writing the decisions journal directly in its on-disk format (one fsync per decision would take
- * minutes), plus a second version of every tenth decision (as late votes leave), so the first open
- * has a journal to compact. Every 50th document is also cast and validated by the decisions schema
- * and must come out unchanged, which shows the journal holds what insertOne would have written
- * (validating all of them would triple the bench's run time). Then:
- *   1. opens the store twice and prints each open time: the first replays and compacts the journal,
- *      the second replays a journal that is already a snapshot (the usual restart);
- *   2. measures p50/p95 over BENCH_RUNS runs each of a user's first page (page(), limit 50), a
- *      filtered page (category + question substring + date range, limit 50) and a detail read
- *      (findOwned), after BENCH_WARMUP unmeasured runs;
- *   3. runs the same queries as a full scan (mingo over every decision, as the embedded store did
- *      before its lookup tables) BENCH_BASELINE_RUNS times, checks that both give the same
- *      answers, and prints the speed-up.
+ * Decision-history benchmark on the embedded store: seeds a journal directly (one fsync per decision
+ * would take minutes), prints the first and second open times, then p50/p95 of a first page, a
+ * filtered page and a detail read, against a full mingo scan that must give the same answers.
  *
  *   npm run bench:history
  *   BENCH_DECISIONS=100000 BENCH_USERS=1000 BENCH_RUNS=200 BENCH_BASELINE_RUNS=20 BENCH_WARMUP=20 BENCH_SEED=7 npm run bench:history
- *
  * Exits with status 1 when a p95 misses the 50 ms target or an answer differs from the full scan.
  */
 import type { StoredDecision } from "@sd/contracts";

@@ -1,25 +1,11 @@
 /**
- * The accuracy lab: do the ensemble modes decide better than their models, as the theory says?
- * A SIMULATION: the provider emulator's lab (LAB_DESCRIPTION) answers labelled questions with
- * models of known accuracy, and every decision goes through the real pipeline (HTTP to the
- * gateway, BullMQ queues, provider workers on the vendor SDKs, the aggregator, the store), each
- * provider configured with an API key and a base URL pointing at the emulator.
- *
- * 1. Calibration: every model the chosen runs ask answers separate labelled questions; its measured accuracy becomes
- *    <ID>_ACCURACY of the stack that then runs with WEIGHTING=learned.
- * 2. Each model alone, then per panel: majority, weighted (learned), judge, gossip, majority with
- *    early quorum, all on the same labelled questions (4 categories, shuffled per question).
- * 3. Tables (markdown) with 95% intervals next to the exact theory, and PASS/FAIL per target; the
- *    exit status is 1 when a gated target fails (judge and gossip are measured, not gated).
- * 4. Each mode against majority question by question (paired: the lab gives a model the same
- *    answer to a question in every run), with Newcombe's 95% interval and the exact theory.
- *
+ * The accuracy lab (a SIMULATION): the emulator's lab models of known accuracy answer labelled
+ * questions through the real pipeline; calibration sets <ID>_ACCURACY for WEIGHTING=learned, then
+ * each model and each mode is measured and paired against majority voting (Newcombe's interval).
+ * Exits 1 when a gated target fails (judge and gossip are measured, not gated).
  *   npm run bench:accuracy                      (LAB_QUESTIONS=1000, LAB_SEED=1, LAB_CONCURRENCY=50)
- *   LAB_QUESTIONS=200 npm run bench:accuracy    (a quick run; LAB_CALIBRATION_QUESTIONS defaults to LAB_QUESTIONS)
- *   LAB_PANELS=B LAB_MODES=majority_voting,weighted_voting LAB_QUESTIONS=10000 npm run bench:accuracy
- *                                               (one panel, chosen modes: LAB_PANELS from A, B, C; LAB_MODES from
- *                                               majority_voting, weighted_voting, judge, gossip, early_quorum, with
- *                                               majority_voting, which every comparison is paired with; default all)
+ *   LAB_QUESTIONS=200 npm run bench:accuracy    (quick; LAB_CALIBRATION_QUESTIONS defaults to LAB_QUESTIONS)
+ *   LAB_PANELS=B LAB_MODES=majority_voting,weighted_voting npm run bench:accuracy   (panels A-C; modes as the API names them)
  */
 import { rm } from "node:fs/promises";
 import { ENSEMBLE_LIMITS } from "@sd/contracts";

@@ -1,12 +1,8 @@
 /**
- * `npm run chaos`: the fault drills of faults.test.ts at a larger size, on real processes, each
- * deployment on a private redis-server (it needs a local `redis-server` binary, REDIS_SERVER_BIN,
- * default /usr/bin/redis-server; the provider emulator runs in this process). Prints two markdown
- * tables, the drills (scenario, decisions, lost, doubled, max wait) and Redis memory around
- * anonymous decisions with three ~9.9 MB images each, and exits 1 if a decision was lost or doubled.
- * The image decisions are slow on purpose (every model is sent the 30 MB too): about 4 to 7 s each
- * on a 2-core machine.
- *
+ * `npm run chaos`: the fault drills of faults.test.ts at a larger size on real processes, each on a
+ * private redis-server (REDIS_SERVER_BIN, default /usr/bin/redis-server), plus Redis memory around
+ * decisions with three ~9.9 MB images (slow on purpose: every model is sent them too). Exits 1 if a
+ * decision was lost or doubled.
  *   npm run chaos                                   (1,000 decisions per drill; 100 image decisions)
  *   CHAOS_SIZE=50 CHAOS_MEMORY_DECISIONS=20 CHAOS_DRILLS=a,d,g npm run chaos
  *   CHAOS_DRILLS=i CHAOS_FLOOD_SECONDS=10 npm run chaos   (the compressed-body flood alone, shorter)

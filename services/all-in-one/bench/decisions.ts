@@ -1,67 +1,29 @@
 /**
- * `npm run bench`: what the decision pipeline costs beyond the model calls themselves, measured
- * fairly. Every party runs in its own process: this one only generates load (keep-alive HTTP);
- * the provider emulator answers every model after a fixed latency; the product runs as an
- * operator starts it, either as one all-in-one process or split into a gateway, a provider-worker
- * and an aggregator process; and the DIRECT BASELINE (decisions/baseline-server.ts) serves one
- * HTTP endpoint that makes the same three SDK calls with Promise.all through the same provider
- * classes and settings, in a fresh process for each variant and for the /v1 part, as the product
- * is started anew for each. Ratios compare the product with the baseline of the same run.
- *
- * Per variant: latency at concurrency BENCH_C; saturation at BENCH_SAT_C (decisions/s); CPU ms per
- * decision of every process (/proc/<pid>/stat), of Redis (INFO cpu) and of the whole machine
- * (/proc/stat: what saturation throughput follows, and the budget a throughput target leaves);
- * read and write system calls per decision of the product, the baseline and a Redis on this
- * machine (/proc/<pid>/io);
- * Redis commands per decision (INFO commandstats); overload at BENCH_OVERLOAD_C with
- * MAX_IN_FLIGHT_DECISIONS set (503s and their Retry-After counted apart). Then, on one process: the same decision with a
- * bearer token (web endpoint) and with an API key (/v1/ensemble), the key check alone, decisions with three
- * large images against the same calls made directly, and early quorum against the direct baseline
- * answering at the same quorum (the second-fastest model).
- *
- * The CAPACITY part (decisions/capacity-phases.ts) measures what users meet (the part above sets
- * WORKER_CONCURRENCY, NODE_ENV and LOG_LEVEL itself, so it cannot show what the defaults cap): the product started as
- * `npm start` starts it (services/all-in-one/src/main.ts, no API key so its built-in emulator
- * answers, every setting at its default but the per-IP rate limits, QUEUE_PREFIX, DATA_DIR, PORT
- * and SIMULATED_LATENCY_MS), a fresh start per row: (a) 1 s models at C=100, decisions/s against
- * C / the panel's slowest model and p50 against that model; (b) the same at C=250; (c) fairness,
- * 150 ms models at C=200: p99/p50, max/p50, and how many later decisions overtook each one; (d) one
- * user with models answering at once, beside the bare BullMQ flow (bench/queue/pipeline.ts) and the
- * direct baseline at C=1. Each row's closed loop runs on from its warm-up through the measured
- * window, so the window sees the steady state. It prints the settings in force and a PASS/MISS column.
+ * `npm run bench`: what the decision pipeline costs beyond the model calls, against a DIRECT
+ * BASELINE (decisions/baseline-server.ts) making the same SDK calls in the same run. Every party
+ * runs in its own process so each one's CPU is its own. The overhead part measures each variant
+ * (one process, or split) for latency, saturation, CPU, system calls and Redis commands per decision,
+ * overload, the /v1 rows, image decisions and early quorum; the capacity part starts the product as
+ * `npm start` does, at its defaults, and prints PASS/MISS per target. Latency phases ramp their users
+ * in over one model latency, since users started at one instant stay in lockstep bursts.
  *
  *   npm run bench
  *   BENCH_PARTS=capacity npm run bench   (the capacity part alone, about 2-4 minutes)
  *   BENCH_VARIANTS=one BENCH_N=200 npm run bench
  *   BENCH_PROFILE=1 npm run bench        (CPU profiles of the saturation phase; see bench/profile-summary.ts)
  *
- * The load is closed loops of C users, each sending its next decision when the last one is
- * answered. In the latency phases (the C=20 table, the /v1 rows, early quorum) the users join one by
- * one over one model latency, as load tools ramp up their virtual users: started at one instant,
- * they would send lockstep bursts of C that stay in step for many rounds (at C=20, the first 100
- * of 400 decisions had a p50 61 ms above the last 100's, through the same product), and the phase
- * would measure that start-up transient rather than the steady state. The saturation and overload
- * phases start every user at once: the harder case, and the burst the overload phase is about.
- *
- * Variables (defaults): BENCH_PARTS (overhead,capacity): "overhead" is everything above but the
- * capacity part; BENCH_CAPACITY_SECONDS (15) and BENCH_CAPACITY_N (2000): each capacity row's window
- * ends after that long or that many decisions sent in it, whichever comes first;
- * BENCH_CAPACITY_WARMUP_SECONDS (3) of the same load before it, after the users' ramp (one slowest-model
- * latency), and the window waits for every user's first answer. BENCH_N (400) and BENCH_C (20) for the latency table and /v1 rows;
- * BENCH_LATENCY_MS (300) every model's answer time; BENCH_RAMP_MS (BENCH_LATENCY_MS) the time over
- * which a latency phase's users join (0: all at once, as the saturation and overload phases); BENCH_WARMUP (100) decisions per product start and before the early-quorum phase;
- * BENCH_SAT_C (100), BENCH_SAT_N (6 x BENCH_SAT_C); BENCH_ROUNDS (1) runs each variant's latency and
- * saturation pairs, and the early-quorum pair, that many times on the same deployment, and the targets
- * use the medians (this machine's run-to-run noise is about +-10%, more when the hypervisor takes CPU
- * time for other guests: the CPU tables show that share, from /proc/stat); BENCH_OVERLOAD_C (2 x BENCH_SAT_C),
- * BENCH_OVERLOAD_N (3 x BENCH_OVERLOAD_C), BENCH_MAX_IN_FLIGHT (BENCH_SAT_C);
- * BENCH_WORKER_CONCURRENCY (BENCH_SAT_C, at least 16); BENCH_VARIANTS (one,split); BENCH_CENSUS_N (50)
- * untimed decisions under Redis MONITOR (sent commands apart from those inside Lua; 0 skips); BENCH_CHECKS
- * (1000) key-check requests each; BENCH_IMAGES_N (10; 0 skips) decisions with three images of
- * BENCH_IMAGE_MB (9, at most 9) each, one at a time; BENCH_EQ_N (100), BENCH_EQ_LATENCIES (openai=150,gemini=300,claude=600);
- * BENCH_PROFILE (off), BENCH_PROFILE_DIR (a new temporary directory); BENCH_PRIVATE_REDIS (off: the
- * Redis at REDIS_URL); LOG_LEVEL of the product in the overhead part (warn; the capacity part
- * leaves the product's default).
+ * Variables (defaults): BENCH_PARTS (overhead,capacity); BENCH_CAPACITY_SECONDS (15) and
+ * BENCH_CAPACITY_N (2000), whichever ends a capacity row's window first, after
+ * BENCH_CAPACITY_WARMUP_SECONDS (3); BENCH_N (400) and BENCH_C (20) for the latency table and /v1
+ * rows; BENCH_LATENCY_MS (300) every model's answer time; BENCH_RAMP_MS (BENCH_LATENCY_MS; 0: all at
+ * once); BENCH_WARMUP (100); BENCH_SAT_C (100), BENCH_SAT_N (6 x BENCH_SAT_C); BENCH_ROUNDS (1),
+ * judged on the medians; BENCH_OVERLOAD_C (2 x BENCH_SAT_C), BENCH_OVERLOAD_N (3 x BENCH_OVERLOAD_C),
+ * BENCH_MAX_IN_FLIGHT (BENCH_SAT_C); BENCH_WORKER_CONCURRENCY (BENCH_SAT_C, at least 16);
+ * BENCH_VARIANTS (one,split); BENCH_CENSUS_N (50; 0 skips) untimed decisions under Redis MONITOR;
+ * BENCH_CHECKS (1000) key checks; BENCH_IMAGES_N (10; 0 skips) decisions with three images of
+ * BENCH_IMAGE_MB (9, at most 9); BENCH_EQ_N (100), BENCH_EQ_LATENCIES (openai=150,gemini=300,claude=600);
+ * BENCH_PROFILE (off), BENCH_PROFILE_DIR (a new temporary directory); BENCH_PRIVATE_REDIS (off);
+ * LOG_LEVEL of the product in the overhead part (warn).
  */
 import { cpus, loadavg } from "node:os";
 import { rmSync } from "node:fs";
@@ -104,7 +66,7 @@ async function benchOverhead(ctx: Omit<BenchContext, "emulator" | "baseline">, p
   /**
    * Runs one part of the run (a variant, the /v1 part) against a baseline process of its own,
    * warmed up as the part's product is: each part starts its product anew, and a baseline that had
-   * already served the earlier parts used 23-39% less CPU per decision than in the first one.
+   * already served earlier parts would be unfairly cheaper per decision.
    */
   const withFreshBaseline = async <T>(part: (ctx: BenchContext) => Promise<T>): Promise<T> => {
     progress("starting a direct baseline");

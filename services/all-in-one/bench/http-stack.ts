@@ -1,15 +1,8 @@
 /**
- * What the gateway's HTTP stack costs before a request reaches any model: CPU per request of the
- * all-in-one process for requests that end in the middleware or the route's validation.
- *
- *   GET /api/providers                                   the cheapest real route (200)
- *   POST a decision that fails validation                rate limits, body parsing, then a 400
- *   POST the waitlist form past its per-IP limit         refused by the rate limit (429)
- *
- * The stack runs as its own process (as deployed, logging at info), against a Redis of its own,
- * so its CPU (utime + stime from /proc, less its idle rate) and the Redis commands it sends are
- * its alone; this process only generates the load. HTTP_BENCH_PROFILE=1 also writes a CPU
- * profile of the stack (node --cpu-prof) to the directory printed at the end.
+ * What the gateway's HTTP stack costs before any model call: CPU per request of the cheapest route,
+ * a decision refused by validation, and a form refused by its rate limit. The stack runs as its own
+ * process on its own Redis so its CPU and Redis commands are its alone; HTTP_BENCH_PROFILE=1 also
+ * writes a CPU profile.
  *
  *   npx tsx services/all-in-one/bench/http-stack.ts
  *   HTTP_BENCH_N=5000 HTTP_BENCH_C=10 HTTP_BENCH_ROUNDS=3 npx tsx services/all-in-one/bench/http-stack.ts

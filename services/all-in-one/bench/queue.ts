@@ -1,24 +1,10 @@
 /**
- * `npm run bench:queue`: what the decision pipeline's queue bookkeeping costs on its own, with
- * nothing else in the process. The gateway's DecisionFlow (one parent job on the aggregate queue,
- * one child vote per provider, the outcome heard on its channel), the workers of each provider queue
- * (`createWorker`: 100 slots, as four BullMQ workers) whose votes answer after BENCH_LATENCY_MS, and
- * the aggregate queue's workers, which read the votes as the aggregator does and answer: no HTTP,
- * no model SDK, no store, no other role. The baseline of the
- * same run is the same closed loop waiting on three timers with Promise.all, so the difference is
- * the queue's alone.
- *
- * It is the floor under `npm run bench`: while a decision is four BullMQ jobs, the product's CPU
- * per decision beyond its SDK calls cannot fall below this figure (plus the HTTP stack and the
- * store), whatever the rest of the product does.
- *
- * The queue's own benchmark lives here, beside the others, for their meter (decisions/usage.ts);
- * its roles are in queue/pipeline.ts, which the capacity part of `npm run bench` runs at C=1.
- *
+ * `npm run bench:queue`: the queue bookkeeping of a decision alone (DecisionFlow, vote and aggregate
+ * workers, no HTTP, SDK or store) against three timers with Promise.all, so the difference is the
+ * queue's: the floor under `npm run bench`'s CPU per decision.
  * Variables (defaults): BENCH_LATENCY_MS (300) each vote's answer time; BENCH_QUEUE_N (1000)
- * decisions per phase after a warm-up of 200; REDIS_URL (redis://127.0.0.1:6379). The phases are C=20,
- * the users joining over one vote latency as in `npm run bench`, and C=100, all users at once.
- * Redis figures are the whole server's: exact only when nothing else uses that Redis.
+ * decisions per phase (C=20 ramped, C=100 at once); REDIS_URL. Redis figures are the whole
+ * server's, so exact only when nothing else uses that Redis.
  */
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";

@@ -1,12 +1,7 @@
 /**
- * The vendor SDKs' HTTP transport: CPU and throughput of the three official SDKs (OpenAI,
- * Anthropic, Gemini) calling the provider emulator, once over Node's built-in fetch with its
- * default dispatcher (how they ran before) and once over the product's shared keep-alive client
- * (libs/providers/src/transport.ts). The emulator runs in its own process at 0 ms latency, so the
- * CPU measured here (process.cpuUsage of this process, GC included) is the client side alone.
- *
- * The two transports take turns in rounds, per vendor, in alternating order, so both meet the
- * same warm JIT and the same background load; the table sums the rounds.
+ * CPU and throughput of the OpenAI, Anthropic and Gemini SDKs against the emulator (0 ms, its own
+ * process), over Node's built-in fetch and over the shared keep-alive client; the transports take
+ * turns in alternating rounds so both meet the same warm JIT and background load.
  *
  *   npx tsx services/all-in-one/bench/sdk-transport.ts
  *   SDK_BENCH_N=3000 SDK_BENCH_C=20 SDK_BENCH_ROUNDS=3 npx tsx services/all-in-one/bench/sdk-transport.ts

@@ -86,7 +86,7 @@ describe("without a valid bearer token", () => {
 });
 
 describe("POST /api/api-keys", () => {
-  it("creates an active, unused key and answers its value once, with the fields of section 3", async () => {
+  it("creates an active, unused key and answers its value once, with every field of an API key", async () => {
     const owner = await newUser();
     const before = Date.now();
     const answer = await api(owner, KEYS, { body: { name: "  Release bot  ", workspace: "  Team A " } });

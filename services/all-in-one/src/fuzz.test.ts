@@ -17,14 +17,9 @@ import { callApi, storedDecision } from "./testing/history";
 import { useStackWithMail } from "./testing/stack-with-mail";
 
 /**
- * Property-based fuzzing of every documented endpoint (services/gateway/src/openapi/operations.ts)
- * on a running deployment: anonymous, as a signed-in user, with the user's API key (/v1), as an
- * admin (/api/admin), and with forged credentials. Each request carries at least one part the
- * contract refuses (checked against libs/contracts' schemas before it is sent), and every answer
- * must be a 4xx with a JSON `detail`, never a 5xx or a leak, and nothing may be written. At the
- * end the deployment must still decide, Object.prototype must be clean and the gateway must not
- * have logged an unhandled error. fast-check prints the seed and path of any failure; replay it with
- * `FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run services/all-in-one/src/fuzz.test.ts -t "<endpoint>"`.
+ * Fuzzes every documented endpoint with requests the contract refuses, under every kind of caller:
+ * each must get a 4xx with a JSON `detail`, write nothing, and leave the deployment deciding. Replay
+ * a failure with `FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run services/all-in-one/src/fuzz.test.ts -t "<endpoint>"`.
  */
 
 /** Runs per endpoint: enough for 1,000+ requests in all, in well under a minute. */

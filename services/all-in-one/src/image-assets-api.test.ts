@@ -45,7 +45,7 @@ const api = (method: string, path: string, user: AuthResponse | null | string, b
 const png = (bytes: number, fill = 1) => `data:image/png;base64,${Buffer.alloc(bytes, fill).toString("base64")}`;
 const jpeg = (bytes: number, fill = 2) => `data:image/jpeg;base64,${Buffer.alloc(bytes, fill).toString("base64")}`;
 
-/** A failed image-asset call (specification section 8). */
+/** A failed image-asset call. */
 const failure = (status: number, message: string) => ({ status, body: { success: false, message, imageAssets: [], total: 0 } });
 const emptyList = { status: 200, body: { success: true, message: IMAGE_ASSET_MESSAGES.listed(0), imageAssets: [], total: 0 } };
 const answered = (a: ApiAnswer) => ({ status: a.status, body: a.body });

@@ -19,7 +19,7 @@ const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const browserUnavailable = existsSync(CHROMIUM_PATH) ? null : `Chromium not found at ${CHROMIUM_PATH}: install it (apt-get install chromium) or set CHROMIUM_PATH`;
 if (browserUnavailable) console.warn(`Skipping the /docs browser test: ${browserUnavailable}`);
 
-/** Paths a client calls outside /api and /v1 (specification section 7, "External API"). */
+/** Paths a client calls outside /api and /v1. */
 const EXTERNAL_PATHS = ["/decision-history", "/health"];
 
 const emulator = useEmulator();

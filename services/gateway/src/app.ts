@@ -87,7 +87,7 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
   app.use(webAppRoutes(env.WEB_DIST));
   // Whatever no route and no page answered (another method, or no built web app): a JSON 404.
   app.use((_req, _res, next) => next(new HttpError(404, "Not found")));
-  // Image-asset failures have their own shape (specification section 8), even for body and auth errors.
+  // Image-asset failures have their own shape, even for body and auth errors.
   app.use("/api/image-assets", imageAssetFailures(logger));
   app.use(errorHandler(logger));
   return app;

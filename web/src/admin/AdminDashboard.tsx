@@ -14,7 +14,7 @@ import { UsersTab } from "./UsersTab";
 import { useAdminData } from "./useAdminQueries";
 import { useAdminThroughput } from "./useAdminThroughput";
 
-/** The orange banner of specification section 2, shown while the system is not healthy. */
+/** The orange banner shown while the system is not healthy. */
 function StatusBanner({ status }: { status: string | undefined }) {
   const text = statusBanner(status);
   if (!text) return null;

@@ -13,7 +13,7 @@ function Notice({ icon, heading, children }: { icon: ReactNode; heading: string;
   );
 }
 
-/** Signed out, or the session expired (specification section 2): the dashboard asks to sign in. */
+/** Signed out, or the session expired: the dashboard asks to sign in. */
 export function AdminSignInPrompt({ expired, onSignIn }: { expired: boolean; onSignIn: () => void }) {
   return (
     <Notice icon={<CircleAlert className="mx-auto size-8" aria-hidden />} heading="Sign in required">

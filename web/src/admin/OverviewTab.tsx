@@ -4,7 +4,7 @@ import { Bar, NoData, Panel, PanelSkeleton, StatCard } from "./Panel";
 import { LiveThroughputPanel } from "./LiveThroughputPanel";
 import type { AdminThroughput } from "./useAdminThroughput";
 
-/** Overview (specification section 2): four cards, three panels, and the live throughput. */
+/** Overview: four cards, three panels, and the live throughput. */
 export function OverviewTab({ stats, loading, live }: { stats: UsageStats | undefined; loading: boolean; live: AdminThroughput }) {
   const summary = stats?.summary;
   const total = summary?.total_decisions ?? 0;

@@ -50,7 +50,7 @@ const TONES: Record<HealthTone, string> = {
   gray: "border-slate-300 bg-slate-100 text-slate-700",
 };
 
-/** A health status badge in the colours of specification section 4. */
+/** A health status badge: healthy green, warning yellow, critical red. */
 export function StatusBadge({ status, label }: { status: string; label?: string }) {
   const tone = healthTone(status);
   return (
@@ -60,7 +60,7 @@ export function StatusBadge({ status, label }: { status: string; label?: string 
   );
 }
 
-/** What an empty or failed panel shows: nothing to count (failures are only logged, section 8). */
+/** What an empty or failed panel shows: nothing to count (failures are only logged). */
 export const NoData = ({ children = "No data" }: { children?: ReactNode }) => <p className="text-sm text-slate-500">{children}</p>;
 
 export const PanelSkeleton = ({ className }: { className?: string }) => <div aria-hidden className={cn("h-24 animate-pulse rounded-xl bg-slate-100", className)} />;

@@ -3,7 +3,7 @@ import { AdminPeriodSchema } from "@sd/contracts";
 import { useId } from "react";
 import { PERIOD_OPTIONS } from "./format";
 
-/** A period select: Last Day, Last Week, Last Month (specification section 2). */
+/** A period select: Last Day, Last Week, Last Month. */
 export function PeriodSelect({ label, value, onChange }: { label: string; value: AdminPeriod; onChange: (period: AdminPeriod) => void }) {
   const id = useId();
   return (

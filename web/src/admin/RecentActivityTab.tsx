@@ -38,7 +38,7 @@ function ActivityItem({ decision, now }: { decision: RecentDecision; now: number
   );
 }
 
-/** Recent Activity (specification section 2), with its own period (default day). */
+/** Recent Activity, with its own period (default day). */
 export function RecentActivityTab({ decisions, loading, period, onPeriod }: { decisions: RecentDecision[] | undefined; loading: boolean; period: AdminPeriod; onPeriod: (period: AdminPeriod) => void }) {
   const now = Date.now();
   return (

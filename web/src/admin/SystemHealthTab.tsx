@@ -13,7 +13,7 @@ function Metric({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** System Health (specification sections 2 and 4), with its own period (default day). */
+/** System Health, with its own period (default day). */
 export function SystemHealthTab({ health, loading, period, onPeriod }: { health: SystemHealth | undefined; loading: boolean; period: AdminPeriod; onPeriod: (period: AdminPeriod) => void }) {
   return (
     <div className="space-y-4">

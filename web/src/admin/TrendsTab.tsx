@@ -2,7 +2,7 @@ import type { UsageStats } from "@sd/contracts";
 import { dailyTrend, formatCount } from "./format";
 import { NoData, Panel } from "./Panel";
 
-/** Trends (specification section 2): the last 7 days of daily usage as bars. */
+/** Trends: the last 7 days of daily usage as bars. */
 export function TrendsTab({ stats }: { stats: UsageStats | undefined }) {
   const days = stats ? dailyTrend(stats.trends.daily_usage) : [];
   return (

@@ -3,7 +3,7 @@ import { cn } from "../ui/cn";
 import { formatCount } from "./format";
 import { NoData, Panel } from "./Panel";
 
-/** Users (specification section 2): active users and anonymous IPs with their decision counts. */
+/** Users: active users and anonymous IPs with their decision counts. */
 export function UsersTab({ stats }: { stats: UsageStats | undefined }) {
   return (
     <div className="grid gap-4 lg:grid-cols-2">

@@ -12,7 +12,7 @@ import { authorizedRequest, type AuthorizationSource } from "../api/authorized";
 import { ApiError } from "../api/client";
 
 /**
- * The admin dashboard's calls (specification section 7, "Admin", plus the queue-view session), all
+ * The admin dashboard's calls (the admin endpoints and the queue-view session), all
  * as the signed-in user, every answer parsed with the shared contract schemas.
  */
 

@@ -32,13 +32,13 @@ const sample = (at: string, decisionsPerSecond = 0, inFlight = 0): ThroughputEve
   providers: {},
 });
 
-describe("period selects (specification section 2)", () => {
+describe("period selects", () => {
   it("words the periods Last Day, Last Week, Last Month", () => {
     expect(["day", "week", "month"].map((period) => periodLabel(period as "day"))).toEqual(["Last Day", "Last Week", "Last Month"]);
   });
 });
 
-describe("recent activity items (specification sections 2 and 4)", () => {
+describe("recent activity items", () => {
   it("shows the first 3 categories and '+N more' for the rest", () => {
     expect(visibleCategories(["A", "B"])).toEqual({ shown: ["A", "B"], more: null });
     expect(visibleCategories(["A", "B", "C"])).toEqual({ shown: ["A", "B", "C"], more: null });
@@ -67,7 +67,7 @@ describe("recent activity items (specification sections 2 and 4)", () => {
   });
 });
 
-describe("health status (specification section 4)", () => {
+describe("health status", () => {
   it("colours healthy green, warning yellow, critical red and anything else gray", () => {
     expect(healthTone("healthy")).toBe("green");
     expect(healthTone("warning")).toBe("yellow");

@@ -1,7 +1,7 @@
 import type { AdminPeriod, HealthCheck, RecentDecision, ThroughputEvent, UsageStats } from "@sd/contracts";
 
 /**
- * How the admin dashboard words and shapes its figures (specification sections 2, 4 and 9), as
+ * How the admin dashboard words and shapes its figures, as
  * pure functions so every rule is unit-tested.
  */
 
@@ -12,15 +12,15 @@ export const PERIOD_OPTIONS: readonly { value: AdminPeriod; label: string }[] = 
   { value: "month", label: "Last Month" },
 ];
 
-/** Defaults of specification section 9: the overview shows a month, recent activity and health a day. */
+/** Default periods: the overview shows a month, recent activity and health a day. */
 export const DEFAULT_PERIODS = { overview: "month", recent: "day", health: "day" } as const satisfies Record<string, AdminPeriod>;
 
-/** Limits of specification section 9. */
+/** Dashboard limits. */
 export const TOP_CATEGORIES_SHOWN = 5;
 export const DAILY_TREND_DAYS = 7;
 export const RECENT_CATEGORIES_SHOWN = 3;
 
-/** The error text of a failed decision whose models left no message (specification section 2). */
+/** The error text of a failed decision whose models left no message. */
 export const NO_VALID_DECISION = "No valid decision could be reached from any LLM provider";
 
 export const periodLabel = (period: AdminPeriod): string => PERIOD_OPTIONS.find((option) => option.value === period)?.label ?? period;
@@ -34,7 +34,7 @@ export function visibleCategories(categories: readonly string[]): { shown: strin
 export type ActivityOutcome = { kind: "error"; text: string } | { kind: "decision"; text: string } | { kind: "none" };
 
 /**
- * A recent decision's outcome (specification section 4): errored when any model reported an error
+ * A recent decision's outcome: errored when any model reported an error
  * (the ERROR badge with the errors' text, or the fallback), else its final decision.
  */
 export function activityOutcome(decision: Pick<RecentDecision, "error_details" | "final_decision">): ActivityOutcome {
@@ -52,7 +52,7 @@ export const activityActor = (decision: Pick<RecentDecision, "user_email" | "use
 
 export type HealthTone = "green" | "yellow" | "red" | "gray";
 
-/** Health status colours (specification section 4): healthy green, warning yellow, critical red; anything else gray. */
+/** Health status colours: healthy green, warning yellow, critical red; anything else gray. */
 export function healthTone(status: string | null | undefined): HealthTone {
   switch (status) {
     case "healthy":

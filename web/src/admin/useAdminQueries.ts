@@ -6,7 +6,7 @@ import { useAuthorization } from "../auth/session-context";
 import { adminKeys, fetchRecentDecisions, fetchSystemHealth, fetchUsageStats, isForbidden } from "./admin-api";
 
 /**
- * Fetch failures are only logged and leave the panels empty (specification section 8): no retry
+ * Fetch failures are only logged and leave the panels empty: no retry
  * loop, no toast. A refused session or a 403 is not a passing failure either: the page then shows
  * the sign-in prompt or the 'not an admin' state.
  */

@@ -54,7 +54,7 @@ describe("apiRequest: the answer", () => {
     expect(INVALID_RESPONSE_TEXT).toBe("Server returned an invalid response. Please try again.");
   });
 
-  it("reads a failure's detail first, then its message, then 'HTTP {status}' (specification section 8)", async () => {
+  it("reads a failure's detail first, then its message, then 'HTTP {status}'", async () => {
     serveFetch(
       jsonResponse(400, { detail: "Bad limit.", message: "not this", title: "Bad Request" }),
       jsonResponse(404, { success: false, message: "Image asset not found" }),

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 
-/** Shown when a 2xx answer cannot be read (specification section 8, "Decision"). */
+/** Shown when a 2xx answer cannot be read. */
 export const INVALID_RESPONSE_TEXT = "Server returned an invalid response. Please try again.";
 
 /**
@@ -56,7 +56,7 @@ export class InvalidResponseError extends ApiError {
 
 const said = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
-/** The one place server errors are read: `detail`, else `message`, else 'HTTP {status}' (specification section 8). */
+/** The one place server errors are read: `detail`, else `message`, else 'HTTP {status}'. */
 async function readError(response: Response): Promise<ApiError> {
   const fallback = `HTTP ${response.status}`;
   const { status, statusText } = response;

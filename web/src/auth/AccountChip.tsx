@@ -3,7 +3,7 @@ import { BadgeCheck, CircleAlert, LogOut, Mail } from "lucide-react";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 
-/** 'Verified' or 'Unverified Account' (specification section 2, /console). */
+/** 'Verified' or 'Unverified Account'. */
 function VerificationBadge({ verified }: { verified: boolean }) {
   const Icon = verified ? BadgeCheck : CircleAlert;
   return (

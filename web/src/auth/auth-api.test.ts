@@ -16,7 +16,7 @@ import { bodyOf, jsonResponse, serveFetch, tokensExpiringIn, USER } from "./test
 
 const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
 
-describe("authentication calls (specification section 7)", () => {
+describe("authentication calls", () => {
   it("magic-link request: POSTs {email} and returns the server's message", async () => {
     const calls = serveFetch(jsonResponse(200, { message: "Check your email for a sign-in link." }));
     expect(await requestMagicLink("ada@example.com")).toBe("Check your email for a sign-in link.");
@@ -79,7 +79,7 @@ describe("authentication calls (specification section 7)", () => {
   });
 });
 
-describe("authentication errors: the server's detail, else the fallback (specification section 8)", () => {
+describe("authentication errors: the server's detail, else the fallback", () => {
   const cases = [
     ["magic-link request", () => requestMagicLink("ada@example.com"), AUTH_FALLBACKS.loginRequest, "Login request failed"],
     ["magic-link verify", () => verifyMagicLink("tok"), AUTH_FALLBACKS.magicLinkVerification, "Magic link verification failed"],

@@ -13,7 +13,7 @@ import type { z } from "zod";
 import { authorizedRequest, bearer, type AuthorizationSource } from "../api/authorized";
 import { ApiError, apiRequest, type ApiRequest } from "../api/client";
 
-/** Texts shown when an authentication call fails without the server's `detail` (specification section 8). */
+/** Texts shown when an authentication call fails without the server's `detail`. */
 export const AUTH_FALLBACKS = {
   loginRequest: "Login request failed",
   magicLinkVerification: "Magic link verification failed",
@@ -28,10 +28,10 @@ export const authErrorText = (error: unknown, fallback: string): string =>
   error instanceof Error && error.message ? error.message : fallback;
 
 /**
- * One authentication call through the API client. Its errors are read from the answer's `detail`
- * (specification section 7); without one (an answer with only a `message` or none, a body that is
+ * One authentication call through the API client. Its errors are read from the answer's `detail`;
+ * without one (an answer with only a `message` or none, a body that is
  * not JSON, a 2xx answer of the wrong shape, or no answer at all) the call's fallback text
- * (specification section 8), keeping the status.
+ * is used, keeping the status.
  */
 async function authCall<S extends z.ZodType>(path: string, request: ApiRequest<S>, fallback: string): Promise<z.infer<S>> {
   try {

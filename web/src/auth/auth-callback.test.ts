@@ -45,7 +45,7 @@ function harness(overrides: Partial<Pick<CallbackDeps, "verifyMagicLink" | "goog
   return { deps, log, storage };
 }
 
-describe("completeCallback (specification section 4)", () => {
+describe("completeCallback", () => {
   it("an error parameter: 'Authentication Error' and home", async () => {
     const { deps, log, storage } = harness({}, "s1");
     expect(await completeCallback({ kind: "error" }, deps)).toBe("/");

@@ -2,7 +2,7 @@ import { AUTH_MESSAGES, type AuthResponse, type AuthTokens, type AuthUser } from
 import { AUTH_FALLBACKS, authErrorText } from "./auth-api";
 import type { GoogleOAuthState } from "./google-oauth-state";
 
-/** Texts of /auth/callback (specification sections 4 and 8). */
+/** Texts of /auth/callback. */
 export const CALLBACK_TEXT = {
   errorTitle: "Authentication Error",
   cancelled: "Authentication was cancelled or failed.",

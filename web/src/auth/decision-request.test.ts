@@ -21,7 +21,7 @@ function session(accessToken: string | null, refreshed: RefreshResult = { ok: tr
 }
 
 
-describe("postDecision (specification sections 7 and 8)", () => {
+describe("postDecision", () => {
   it("uses the public endpoint without a valid session", async () => {
     const calls = serveFetch(jsonResponse(200, DECISION));
     expect(await postDecision(BODY, session(null))).toEqual(DECISION);

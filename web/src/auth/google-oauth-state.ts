@@ -1,6 +1,6 @@
 import type { KeyValueStorage } from "./session";
 
-/** The session-storage key of the Google sign-in's `state` (specification section 3). */
+/** The session-storage key of the Google sign-in's `state`. */
 export const GOOGLE_OAUTH_STATE_KEY = "google_oauth_state";
 
 /** The `state` of the Google sign-in in progress, kept in session storage across the trip to Google. */

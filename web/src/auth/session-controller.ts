@@ -27,7 +27,7 @@ export interface SessionDeps {
 }
 
 /**
- * The device's session (specification section 4), outside React so every transition is testable:
+ * The device's session, outside React so every transition is testable:
  * it keeps the state, mirrors it to storage on every change, and notifies subscribers
  * (the SessionProvider renders from it with useSyncExternalStore).
  */
@@ -125,7 +125,7 @@ export class SessionController implements AuthorizationSource {
       try {
         await this.deps.logoutOnServer(accessToken);
       } catch {
-        // Logged out locally regardless (specification section 4).
+        // Logged out locally regardless.
       }
     }
     this.apply(action);

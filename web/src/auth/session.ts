@@ -1,16 +1,16 @@
 import { AuthTokensSchema, AuthUserSchema, type AuthTokens, type AuthUser } from "@sd/contracts";
 import { isAccessTokenExpired } from "./jwt";
 
-/** Where the session lives on the device (specification section 3): local storage, as JSON. */
+/** Where the session lives on the device: local storage, as JSON. */
 export const SESSION_STORAGE_KEYS = { user: "auth_user", tokens: "auth_token" } as const;
 
 /** The window event that makes the session reload from storage. */
 export const AUTH_STATE_CHANGED = "authStateChanged";
 
-/** How often the access token's expiry is checked (specification section 9). */
+/** How often the access token's expiry is checked. */
 export const EXPIRY_CHECK_INTERVAL_MS = 60_000;
 
-/** What a signed-in user whose session expired is told (specification section 6). */
+/** What a signed-in user whose session expired is told. */
 export const SESSION_EXPIRED_NOTICE = "Session expired. You can still make predictions without signing in again.";
 
 /** The part of Web Storage the session uses (localStorage in the browser, a fake in tests). */
@@ -77,7 +77,7 @@ export type SessionAction =
 const SIGNED_OUT: SessionState = { status: "ready", user: null, tokens: null, expired: false };
 const EXPIRED: SessionState = { status: "ready", user: null, tokens: null, expired: true };
 
-/** The session's transitions (specification section 4). */
+/** The session's transitions. */
 export function sessionReducer(state: SessionState, action: SessionAction): SessionState {
   switch (action.type) {
     case "loaded":

@@ -9,7 +9,7 @@ import {
 import { ApiError, InvalidResponseError } from "../api/client";
 
 /**
- * The application form's logic without React (specification sections 4, 5 and 8). The rules
+ * The application form's logic without React. The rules
  * themselves live in @sd/contracts, shared with the server.
  */
 
@@ -97,7 +97,7 @@ export function applicationFormData(
 export type SubmitOutcome = { ok: true; message: string } | { ok: false; message: string };
 
 /**
- * Why a submission failed, as the form's error toast words it (specification section 8): the
+ * Why a submission failed, as the form's error toast words it: the
  * server's detail or message, else 'Failed to submit application'; a body that is not JSON (or a
  * 2xx answer that is not the application's receipt) 'Server error: {status} {reason}'; no answer
  * at all, the generic text.

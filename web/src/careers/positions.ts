@@ -1,4 +1,4 @@
-/** A job position (specification section 3, "Job position"): static content of the careers page. */
+/** A job position: static content of the careers page. */
 export interface JobPosition {
   id: string;
   title: string;

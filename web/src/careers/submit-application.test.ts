@@ -10,7 +10,7 @@ const form = () => {
   return body;
 };
 
-describe("submitApplication (specification sections 7 and 8)", () => {
+describe("submitApplication", () => {
   it("POSTs the multipart form as is (the browser writes its content type) and shows the server's message", async () => {
     const calls = serveFetch(jsonResponse(200, { message: "Thanks!", application_id: "a1" }));
     const body = form();

@@ -24,7 +24,7 @@ export interface ApplicationTarget {
   department: string;
 }
 
-/** The application form's state and actions (specification section 4, "Application form"). */
+/** The application form's state and actions. */
 export function useApplicationForm(target: ApplicationTarget) {
   const navigate = useNavigate();
   const [values, setValues] = useState<ApplicationValues>(EMPTY_APPLICATION);

@@ -30,7 +30,7 @@ export interface DashboardFiltersProps {
 /** 'Showing N decisions' (one decision reads in the singular). */
 export const showingText = (count: number) => `Showing ${count} ${count === 1 ? "decision" : "decisions"}`;
 
-/** The dashboard's five filters, the count shown, Clear Filters and Apply Filters (specification section 2). */
+/** The dashboard's five filters, the count shown, Clear Filters and Apply Filters. */
 export function DashboardFilters({ id, filters, categories, shown, problem, onChange, onApply, onClear }: DashboardFiltersProps) {
   const submit = (event: FormEvent) => {
     event.preventDefault();

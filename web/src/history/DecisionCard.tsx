@@ -7,7 +7,7 @@ import { ResponseIcon } from "./ResponseIcon";
 import { VoteBars } from "../ui/vote-bars";
 
 /**
- * One decision on the dashboard (specification section 2). The whole card opens the decision: its
+ * One decision on the dashboard. The whole card opens the decision: its
  * question is a link stretched over the card, so the card works with a click, Tab and Enter alike.
  */
 export function DecisionCard({ decision, labels }: { decision: DecisionHistoryItem; labels: ReadonlyMap<string, string> }) {

@@ -33,7 +33,7 @@ function Metadata({ decision }: { decision: DecisionHistoryItem }) {
   );
 }
 
-/** Everything about one decision (specification section 2, /decision/{id}). */
+/** Everything about one decision. */
 export function DecisionDetail({ decision, assets, labels }: { decision: DecisionDetailItem; assets: AssetsState; labels: ReadonlyMap<string, string> }) {
   const [viewing, setViewing] = useState<ImageAsset | null>(null);
   return (

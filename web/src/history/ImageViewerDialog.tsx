@@ -79,7 +79,7 @@ function Stage({ asset, view, dispatch }: { asset: ImageAsset; view: ViewerState
 }
 
 /**
- * The image viewer (specification sections 2 and 9): zoom 0.1 to 5 (buttons and keys by 1.2, the
+ * The image viewer: zoom 0.1 to 5 (buttons and keys by 1.2, the
  * wheel by 1.1 / 0.9), rotate in 90 degree steps, pan by dragging, download, size in KB. Keys: + or
  * = zoom in, - zoom out, R rotate, 0 reset, Esc close.
  */

@@ -19,7 +19,7 @@ function Row({ label, children, tone }: { label: string; children: ReactNode; to
 }
 
 /**
- * Model Responses of the decision page (specification section 2): per model its name, version,
+ * Model Responses of the decision page: per model its name, version,
  * confidence (green at 0.8 or above, yellow at 0.6 or above, red below), response, raw response
  * (only when it differs), error, and its one-sentence reason.
  */

@@ -15,7 +15,7 @@ import {
   voteRows,
 } from "./format";
 
-describe("processing time (specification section 9)", () => {
+describe("processing time", () => {
   it("shows ms under 1000 and seconds with 2 decimals from 1000", () => {
     expect(formatProcessingTime(0)).toBe("0ms");
     expect(formatProcessingTime(999)).toBe("999ms");
@@ -33,7 +33,7 @@ describe("processing time (specification section 9)", () => {
   });
 });
 
-describe("relative time (specification section 9)", () => {
+describe("relative time", () => {
   const now = Date.parse("2024-05-10T12:00:00.000Z");
   const ago = (ms: number) => new Date(now - ms).toISOString();
 
@@ -71,7 +71,7 @@ describe("local time", () => {
   });
 });
 
-describe("confidence badge (specification section 9)", () => {
+describe("confidence badge", () => {
   it("is a rounded percentage: green at 0.8 or above, yellow at 0.6 or above, red below", () => {
     expect(confidenceBadge(0.8)).toEqual({ text: "80%", tone: "high" });
     expect(confidenceBadge(1)).toEqual({ text: "100%", tone: "high" });

@@ -2,17 +2,17 @@ import { voteResults, type VoteResult } from "../lib/vote-results";
 import type { DecisionHistoryItem } from "@sd/contracts";
 
 /**
- * How the history pages show numbers, times and models (specification section 9), as pure
+ * How the history pages show numbers, times and models, as pure
  * functions so every rule and fallback is unit-tested.
  */
 
-/** Shown for a timestamp that is not a valid date (specification section 8). */
+/** Shown for a timestamp that is not a valid date. */
 export const UNKNOWN_TIME = "Unknown time";
-/** Shown when a decision has no processing time (specification section 8). */
+/** Shown when a decision has no processing time. */
 export const UNKNOWN_PROCESSING_TIME = "Unknown";
-/** The final-decision badge of a decision without one (specification section 2). */
+/** The final-decision badge of a decision without one. */
 export const NO_DECISION = "No decision";
-/** A model's response that is null or empty (specification section 2). */
+/** A model's response that is null or empty. */
 export const NO_RESPONSE = "No response";
 
 function parseTime(timestamp: string | null | undefined): number | null {

@@ -23,7 +23,7 @@ export const historyKeys = {
   imageAssets: (decisionId: string, userId: string | null) => ["image-assets", decisionId, userId] as const,
 };
 
-/** A history answer with `success: false`: its message, else the dashboard's fallback (specification section 8). */
+/** A history answer with `success: false`: its message, else the dashboard's fallback. */
 export class HistoryUnavailableError extends Error {
   constructor(message: string) {
     super(message);
@@ -55,7 +55,7 @@ export async function fetchDecision(id: string, session: AuthorizationSource): P
 
 /**
  * GET /api/image-assets/decision/{id}: the decision's stored images, with the bearer token when the
- * session has a valid one and without it otherwise (specification section 6: it works either way).
+ * session has a valid one and without it otherwise (the endpoint works either way).
  */
 export async function fetchDecisionImageAssets(decisionId: string, session: AuthorizationSource): Promise<ImageAsset[]> {
   const path = `/api/image-assets/decision/${encodeURIComponent(decisionId)}`;

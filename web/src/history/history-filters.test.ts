@@ -8,7 +8,7 @@ afterEach(() => {
   process.env.TZ = originalTz;
 });
 
-describe("history query (specification section 7)", () => {
+describe("history query", () => {
   it("sends only limit and offset without filters (defaults 50 and 0)", () => {
     expect(historyQuery(EMPTY_FILTERS, 0)).toEqual({ limit: "50", offset: "0" });
     expect(historyQuery(EMPTY_FILTERS, 100, 20)).toEqual({ limit: "20", offset: "100" });

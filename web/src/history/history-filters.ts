@@ -3,7 +3,7 @@ import { LIMITS } from "@sd/contracts";
 /** The dashboard's Decision Status filter. */
 export type DecisionStatusFilter = "all" | "with" | "without";
 
-/** What the dashboard's filter inputs hold (specification section 2). */
+/** What the dashboard's filter inputs hold. */
 export interface HistoryFilters {
   question: string;
   /** 'all' or one category. */
@@ -54,7 +54,7 @@ export function isFiltered(filters: HistoryFilters): boolean {
 }
 
 /**
- * The query of GET /api/decision-history (specification section 7): category only when not 'all',
+ * The query of GET /api/decision-history: category only when not 'all',
  * the others only when set; the local From/To days become the first and last instant of those days.
  */
 export function historyQuery(filters: HistoryFilters, offset: number, limit: number = LIMITS.historyPageSize): Record<string, string> {

@@ -1,4 +1,4 @@
-/** The image viewer's zoom, rotation and pan (specification section 9), as a pure reducer. */
+/** The image viewer's zoom, rotation and pan, as a pure reducer. */
 
 export const ZOOM_MIN = 0.1;
 export const ZOOM_MAX = 5;

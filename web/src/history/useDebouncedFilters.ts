@@ -15,7 +15,7 @@ export interface DebouncedFilters {
 }
 
 /**
- * The dashboard's filters (specification section 4): the list reloads 500 ms after the last change
+ * The dashboard's filters: the list reloads 500 ms after the last change
  * of any filter, so typing a question sends one request, not one per key.
  */
 export function useDebouncedFilters(delayMs: number = LIMITS.historyFilterDebounceMs): DebouncedFilters {

@@ -44,7 +44,7 @@ export function useHistoryList(userId: string | null, filters: HistoryFilters, e
     getNextPageParam: nextOffset,
     enabled: enabled && userId !== null,
     retry: retryUnlessSignedOut,
-    // Every change of the filters reloads (specification section 4), even back to a search made before:
+    // Every change of the filters reloads, even back to a search made before:
     // the cached list shows at once and is replaced by the server's.
     staleTime: 0,
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === userId ? keepPreviousData(previous) : undefined),
@@ -93,7 +93,7 @@ export function useDecision(id: string, userId: string | null) {
   });
 }
 
-/** The decision's image assets; a failure is only logged (specification section 7), the section then lists none. */
+/** The decision's image assets; a failure is only logged, the section then lists none. */
 export function useDecisionImageAssets(decisionId: string, userId: string | null) {
   const session = useAuthorization();
   return useQuery({

@@ -17,7 +17,7 @@ function AdminSkeleton() {
 }
 
 /**
- * /admin: usage and health for admins (specification section 2). Signed out or expired: the
+ * /admin: usage and health for admins. Signed out or expired: the
  * sign-in prompt; signed in but not an admin: said plainly; an admin: the dashboard.
  */
 export default function AdminPage() {

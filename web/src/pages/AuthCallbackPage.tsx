@@ -8,7 +8,7 @@ import { Page } from "../layout/Page";
 import { toast } from "../ui/toast";
 
 /**
- * /auth/callback: where a magic link and Google's redirect land (specification section 4). It
+ * /auth/callback: where a magic link and Google's redirect land. It
  * signs in and goes to /console, or says why not and goes to /.
  */
 export default function AuthCallbackPage() {

@@ -79,7 +79,7 @@ function SignedOutConsole({ expired }: { expired: boolean }) {
   );
 }
 
-/** /console: welcome and account for a signed-in user, or the way in for a visitor (specification section 2). */
+/** /console: welcome and account for a signed-in user, or the way in for a visitor. */
 export default function ConsolePage() {
   const session = useSession();
   const navigate = useNavigate();

@@ -19,7 +19,7 @@ import { Button, ButtonLink } from "../ui/button";
 
 const FILTERS_ID = "dashboard-filters";
 
-/** What the dashboard says when a page cannot be loaded (specification section 8). */
+/** What the dashboard says when a page cannot be loaded. */
 function failureText(error: Error): string {
   return error instanceof HistoryUnavailableError ? error.message : HISTORY_MESSAGES.fetchFailed;
 }
@@ -44,7 +44,7 @@ function Heading({ live, children }: { live: boolean; children?: ReactNode }) {
   );
 }
 
-/** /dashboard: the signed-in user's decision history (specification sections 2, 4 and 8). */
+/** /dashboard: the signed-in user's decision history. */
 export default function DashboardPage() {
   const { loading, authenticated, expired, user, tokens } = useSession();
   const { openSignIn } = useSignIn();

@@ -33,7 +33,7 @@ function Failure({ message, children }: { message: string; children?: ReactNode 
   );
 }
 
-/** What the page says when the decision cannot be shown (specification section 8). */
+/** What the page says when the decision cannot be shown. */
 function failureText(error: Error): string {
   if (error instanceof SignedOutError) return HISTORY_MESSAGES.detailAuthRequired;
   if (error instanceof ApiError && error.status === 404) return HISTORY_MESSAGES.notFound;
@@ -47,7 +47,7 @@ export default function DecisionPage() {
   const { openSignIn } = useSignIn();
   const userId = authenticated && user ? user.id : null;
   const decision = useDecision(id, userId);
-  // With or without a token (specification section 6); a failure is only logged.
+  // With or without a token; a failure is only logged.
   const assets = useDecisionImageAssets(id, userId);
   const providers = useProviderLabels();
 

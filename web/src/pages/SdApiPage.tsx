@@ -4,7 +4,7 @@ import { Page } from "../layout/Page";
 import { buttonClass, ButtonLink } from "../ui/button";
 import { Card } from "../ui/card";
 
-/** The models the API is marketed with (specification section 9). */
+/** The models the API is marketed with. */
 const MODELS = [
   { name: "GPT-4o", vendor: "OpenAI" },
   { name: "Gemini 2.5 Pro", vendor: "Google" },
@@ -16,7 +16,7 @@ const MODELS = [
   { name: "Gemini 2.5 Flash", vendor: "Google" },
 ] as const;
 
-/** The ensemble modes (specification section 9). */
+/** The ensemble modes. */
 const ENSEMBLE_MODES: { icon: LucideIcon; name: string; text: string; isDefault?: boolean }[] = [
   {
     icon: Scale,

@@ -14,7 +14,7 @@ function SettingsSkeleton() {
 }
 
 /**
- * /settings: API keys, billing and limits of the signed-in user (specification section 2). Signed
+ * /settings: API keys, billing and limits of the signed-in user. Signed
  * out, or with an expired session, it asks to sign in.
  */
 export default function SettingsPage() {

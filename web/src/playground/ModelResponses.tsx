@@ -6,7 +6,7 @@ import type { RoundResult } from "./decision-run";
 import type { ModelRow } from "./live-rows";
 import { PLAYGROUND_TEXT } from "./messages";
 
-/** Model result status (specification section 4): spinner and 'Processing...', the answer, or 'Failed'; and the ensembles' own. */
+/** Model result status: spinner and 'Processing...', the answer, or 'Failed'; and the ensembles' own. */
 function ModelStatus({ row }: { row: ModelRow }) {
   switch (row.status) {
     case "idle":

@@ -2,8 +2,8 @@ import { LIMITS, type Suggestion } from "@sd/contracts";
 import { PLAYGROUND_TEXT, type ToastText } from "./messages";
 
 /**
- * The choices with `raw` added: trimmed, and ignored when empty or an exact duplicate
- * (specification section 5). Returns the same array when nothing was added.
+ * The choices with `raw` added: trimmed, and ignored when empty or an exact duplicate.
+ * Returns the same array when nothing was added.
  */
 export function addChoice(choices: readonly string[], raw: string): readonly string[] {
   const choice = raw.trim();

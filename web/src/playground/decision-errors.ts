@@ -4,7 +4,7 @@ import { PLAYGROUND_TEXT } from "./messages";
 const AUTHENTICATION_PROBLEM = /Not authenticated|403|Could not validate credentials/;
 
 /**
- * The text a failed decision request shows under the 'Error' title (specification section 8):
+ * The text a failed decision request shows under the 'Error' title:
  * 413 means the images are too large; a success body that is not a decision response (the API
  * client's InvalidResponseError) and authentication problems have fixed texts; otherwise the
  * server's explanation, else the fallback.
@@ -15,7 +15,7 @@ export function decisionErrorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   if (AUTHENTICATION_PROBLEM.test(message)) return PLAYGROUND_TEXT.authenticationExpired;
   // Only the server's own explanations are shown: not a network failure ("Failed to fetch"), nor a
-  // bare status ('HTTP 502' from a proxy page), since other error codes are not shown (section 8).
+  // bare status ('HTTP 502' from a proxy page), since other error codes are not shown to users.
   if (error instanceof ApiError && error.explained) return message;
   return PLAYGROUND_TEXT.decisionFailedFallback;
 }

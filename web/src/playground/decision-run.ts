@@ -4,7 +4,7 @@ import { DEFAULT_ENSEMBLE_MODE, type DecisionResponse, type EnsembleMode, type P
 export type ModelInfo = ProvidersResponse["providers"][number];
 
 /**
- * Model result status (specification section 4), and what ensembles add: "idle" before the first
+ * Model result status, and what ensembles add: "idle" before the first
  * question, "waiting" for a judge whose panel is still voting, "skipped" for a vote early quorum
  * did not need (its call was cancelled), "unreported" for a judge whose verdict never came live
  * (the final decision holds it).

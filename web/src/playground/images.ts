@@ -1,7 +1,7 @@
 import { LIMITS } from "@sd/contracts";
 import { PLAYGROUND_TEXT, type ToastText } from "./messages";
 
-/** Images are downscaled to this width at most and re-encoded as JPEG at this quality (specification section 9). */
+/** Images are downscaled to this width at most and re-encoded as JPEG at this quality. */
 export const IMAGE_MAX_WIDTH = 1024;
 export const IMAGE_JPEG_QUALITY = 0.8;
 
@@ -36,7 +36,7 @@ export interface ImageScreening {
 
 /**
  * Which chosen files may be attached, given how many images are attached (or being processed)
- * already: images only, each under 10MB, at most 3 in all (specification section 5).
+ * already: images only, each under 10MB, at most 3 in all.
  */
 export function screenImageFiles(files: readonly FileFacts[], attachedCount: number): ImageScreening {
   const accepted: number[] = [];

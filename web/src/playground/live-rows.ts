@@ -1,7 +1,7 @@
 import type { EnsembleMode } from "@sd/contracts";
 import type { DecisionRun, ModelInfo, ModelOutcome, ModelStatus, RoundResult } from "./decision-run";
 
-/** Model result row: model label, response, status (specification section 3), and what ensembles add. */
+/** Model result row: model label, response, status, and what ensembles add. */
 export interface ModelRow {
   /** Unique among the rows (the judge's differs from the same model's panel row). */
   key: string;

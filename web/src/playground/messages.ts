@@ -7,7 +7,7 @@ export interface ToastText {
   description?: string;
 }
 
-/** The playground's user-facing texts (specification sections 5 and 8), verbatim, in one place. */
+/** The playground's user-facing texts, verbatim, in one place. */
 export const PLAYGROUND_TEXT = {
   questionRequired: { title: MESSAGES.questionRequired.title, description: MESSAGES.questionRequired.detail },
   categoriesRequired: { title: MESSAGES.categoriesRequired.title, description: MESSAGES.categoriesRequired.detail },

@@ -19,7 +19,7 @@ export interface ImageAttachments {
   remove(id: number): void;
 }
 
-/** Up to 3 images, each checked, downscaled and re-encoded as it is chosen (specification section 5). */
+/** Up to 3 images, each checked, downscaled and re-encoded as it is chosen. */
 export function useImageAttachments(): ImageAttachments {
   const [images, setImages] = useState<readonly AttachedImage[]>([]);
   const [processing, setProcessing] = useState(0);

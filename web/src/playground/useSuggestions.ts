@@ -22,7 +22,7 @@ export interface Suggestions {
   clear(): void;
 }
 
-/** AI-suggested choices for the question, without those already chosen (specification sections 5 and 8). */
+/** AI-suggested choices for the question, without those already chosen. */
 export function useSuggestions(): Suggestions {
   const [suggestions, setSuggestions] = useState<readonly Suggestion[]>([]);
   // The request is server state (TanStack Query); the list is the page's: picking and adding edit it.

@@ -6,7 +6,7 @@ import { formatCost, formatKeyTime, keyTimeParts } from "./format";
 import { useKeySecret } from "./useKeySecret";
 import { useSetApiKeyActive } from "./useSettingsQueries";
 
-/** Status texts (specification section 4). */
+/** Status texts. */
 export const statusText = (active: boolean) => (active ? "Active" : "Inactive");
 
 /** An icon-only action, named for screen readers and in its tooltip; a spinner replaces the icon while busy. */

@@ -1,7 +1,7 @@
 import type { ApiKey } from "@sd/contracts";
 import { ApiKeyRow } from "./ApiKeyRow";
 
-/** The table's columns (specification section 2); the last one holds the actions. */
+/** The table's columns; the last one holds the actions. */
 export const API_KEY_COLUMNS = ["KEY", "WORKSPACE", "CREATED BY", "CREATED AT", "LAST USED AT", "COST", "STATUS"] as const;
 
 /**

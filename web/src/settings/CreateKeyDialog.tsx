@@ -46,7 +46,7 @@ function NewKeyValue({ apiKey, onDone }: { apiKey: ApiKey & { keyvalue: string }
 }
 
 /**
- * The 'Create Key' dialog (specification sections 2 and 5): Key Name (trimmed, required) and
+ * The 'Create Key' dialog: Key Name (trimmed, required) and
  * Workspace ('Default'); Create Key reads 'Creating...' while the key is made. Closing it forgets
  * everything typed, and the new key's value with it.
  */

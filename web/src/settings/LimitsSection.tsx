@@ -37,7 +37,7 @@ function UsageBar({ label, period, used, limit, text }: { label: string; period:
 }
 
 /**
- * Limits (specification sections 2 and 9, measured as issue 8 asks): API requests made with the
+ * Limits: API requests made with the
  * user's keys this calendar month (UTC) against 1,000, and stored image assets against 1 GB.
  */
 export function LimitsSection({ usage, loading, failed, onRetry }: { usage: Usage | undefined; loading: boolean; failed: boolean; onRetry: () => void }) {

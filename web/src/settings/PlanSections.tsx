@@ -4,7 +4,7 @@ import { Link } from "react-router";
 import { formatAllowance, formatCount } from "./format";
 import { SettingsSection } from "./SettingsSection";
 
-/** Billing text of the free tier (specification section 2). */
+/** Billing text of the free tier. */
 export const FREE_TIER_BILLING = "Free tier - No billing information required";
 export const COMING_SOON = "Coming Soon";
 

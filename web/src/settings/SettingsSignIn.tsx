@@ -1,7 +1,7 @@
 import { CircleAlert } from "lucide-react";
 import { Button } from "../ui/button";
 
-/** Texts of the signed-out settings page (specification section 2). */
+/** Texts of the signed-out settings page. */
 export const SETTINGS_SIGN_IN = {
   heading: "Authentication Required",
   message: "Please sign in to access your settings.",

@@ -13,7 +13,7 @@ import {
   usageShare,
 } from "./format";
 
-describe("Limits figures (specification sections 2 and 9)", () => {
+describe("Limits figures", () => {
   it("shows API requests as 'N / 1,000' with thousands separators", () => {
     expect(formatRequests(0, FREE_TIER.apiRequestsPerMonth)).toBe("0 / 1,000");
     expect(formatRequests(7, 1000)).toBe("7 / 1,000");
@@ -77,7 +77,7 @@ describe("API key table cells", () => {
   });
 });
 
-describe("the Create Key form (specification section 5)", () => {
+describe("the Create Key form", () => {
   it("trims the name and sends the workspace, 'Default' when left empty", () => {
     expect(checkNewKey("  CI pipeline  ", "")).toEqual({ ok: true, body: { name: "CI pipeline", workspace: "Default" } });
     expect(checkNewKey("CI", "  Staging ")).toEqual({ ok: true, body: { name: "CI", workspace: "Staging" } });

@@ -3,7 +3,7 @@ import { displayName } from "../auth/session";
 import { formatLocalTime, UNKNOWN_TIME } from "../history/format";
 
 /**
- * How the settings page words and formats its figures (specification sections 2 and 9), as pure
+ * How the settings page words and formats its figures, as pure
  * functions so each rule is unit-tested.
  */
 
@@ -78,7 +78,7 @@ export function formatKeyTime(timestamp: string | null, locale?: string, timeZon
 export type NewKeyCheck = { ok: true; body: ApiKeyCreate } | { ok: false; field: "name" | "workspace"; error: string };
 
 /**
- * The Create Key form as the server will read it (specification section 5): the name trimmed and
+ * The Create Key form as the server will read it: the name trimmed and
  * required, the workspace 'Default' when left empty; checked with the server's own schema.
  */
 export function checkNewKey(name: string, workspace: string): NewKeyCheck {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sectionFromParam, SETTINGS_SECTIONS } from "./sections";
 
-describe("settings sections (specification section 2)", () => {
+describe("settings sections", () => {
   it("lists the sidebar's sections in the specification's order", () => {
     expect(SETTINGS_SECTIONS.map((section) => section.label)).toEqual(["API keys", "Billing", "Limits", "Organization", "Workspaces", "Privacy controls"]);
   });

@@ -1,4 +1,4 @@
-/** The settings sidebar's sections, in order (specification section 2). */
+/** The settings sidebar's sections, in order. */
 export const SETTINGS_SECTIONS = [
   { id: "api-keys", label: "API keys" },
   { id: "billing", label: "Billing" },

@@ -11,7 +11,7 @@ import {
 import { authorizedRequest, type AuthorizationSource } from "../api/authorized";
 
 /**
- * The settings page's calls (specification section 7, "API keys", plus GET /api/usage), all as the
+ * The settings page's calls (the API-key endpoints and GET /api/usage), all as the
  * signed-in user, every answer parsed with the shared contract schemas.
  */
 

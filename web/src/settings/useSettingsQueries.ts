@@ -5,7 +5,7 @@ import { useAuthorization } from "../auth/session-context";
 import { toast } from "../ui/toast";
 import { createApiKey, deleteApiKey, fetchApiKeys, fetchUsage, setApiKeyActive, settingsKeys, withoutSecret } from "./settings-api";
 
-/** Every failure of the page is a destructive 'Error' toast with the specification's text (section 8). */
+/** Every failure of the page is a destructive 'Error' toast with the specification's text. */
 export const toastError = (text: string) => toast.error("Error", text);
 
 /** One retry for a passing failure; none when the session is gone (the page then asks to sign in). */
@@ -64,7 +64,7 @@ export function useCreateApiKey(userId: string) {
   });
 }
 
-/** PUT /api/api-keys/{id} with active_status: the Active / Inactive toggle (specification section 4). */
+/** PUT /api/api-keys/{id} with active_status: the Active / Inactive toggle. */
 export function useSetApiKeyActive(userId: string) {
   const session = useAuthorization();
   const cache = useKeyListCache(userId);

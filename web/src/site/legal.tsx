@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Page } from "../layout/Page";
 
-/** Both legal pages take effect on this date (specification section 2). */
+/** Both legal pages take effect on this date. */
 export const LEGAL_EFFECTIVE_DATE = "September 8, 2025";
 
 /** A legal page: title, effective date, numbered sections and a link to the other legal page. */

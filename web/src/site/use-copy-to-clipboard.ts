@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { toast } from "../ui/toast";
 
-/** How long the copy button shows its confirmation (specification section 9). */
+/** How long the copy button shows its confirmation. */
 export const COPY_CONFIRMATION_MS = 2000;
 
 /**

@@ -1,7 +1,7 @@
 import { WaitlistResponseSchema } from "@sd/contracts";
 import { ApiError, apiRequest } from "../api/client";
 
-/** Shown when the waitlist request fails without an answer from the server (specification section 8). */
+/** Shown when the waitlist request fails without an answer from the server. */
 export const WAITLIST_NETWORK_ERROR = "Something went wrong. Please try again later.";
 
 /** Fallback when the server accepts an email without saying anything. */

@@ -3,7 +3,7 @@ import type { BaseDocument } from "../collection";
 import { defineCollection } from "../collection-spec";
 
 /**
- * An API key (specification section 3, "API key"). The key itself is never stored: `key_hash` is
+ * An API key. The key itself is never stored: `key_hash` is
  * its SHA-256 (hex), the only way a call finds it, and `key_ciphertext` its AES-256-GCM encryption
  * (for the owner's reveal), which only the gateway's encryption key opens. `_id` is the key's id.
  * What the key has cost is not kept here: it is the sum of its decisions' `cost_usd`

@@ -10,7 +10,7 @@ export interface StoredResume {
   data_base64: string;
 }
 
-/** A job application (specification section 3, "Job application"). */
+/** A job application. */
 export interface ApplicationDocument extends BaseDocument {
   name: string;
   email: string;

@@ -2,36 +2,13 @@ import { PERIOD_HOURS, type AdminPeriod, type RecentDecision, type UsageStats } 
 import type { Pipeline } from "../collection";
 
 /**
- * The admin dashboard's statistics (specification sections 2 /admin, 3 "Admin usage stats" and
- * "System health", 4), each one MongoDB aggregation pipeline, written once and run unchanged by
- * both drivers (MongoDB itself, and mingo in the embedded store), so both give the same numbers.
- * The pipelines only count and sum; ratios, averages and rounding are done here in JavaScript on
- * those exact integers, so no driver's rounding rule (MongoDB's `$round` rounds half to even) can
- * make the two disagree.
- *
- * Definitions:
- * - Period window: [now - PERIOD_HOURS[period], now], both ends included (a month is 30 days).
- *   Decisions stamped after `now` (a skewed clock) are not counted.
- * - recent_activity / decisions_last_hour: decisions in [now - 1 h, now].
- * - decisions_with_errors: any model error (`error_details` has at least one entry).
- * - decisions_with_results: a final decision and no model error (specification section 4).
- * - error_rate_percentage: errors / total * 100, two decimals; 0 with no decision.
- * - unique_authenticated_users: distinct `user_id` of authenticated decisions.
- * - unique_ips: distinct non-null `user_ip` of all decisions.
- * - authenticated / anonymous decisions: by `is_authenticated`.
- * - avg_processing_time_ms: mean `processing_time_ms`, two decimals (0 with no decision);
- *   total_processing_time_seconds: their sum in seconds, two decimals.
- * - top_categories: decisions with a final decision, counted per final decision, the 5 most
- *   frequent (specification: "Top Categories (limited to 5)"), ties by category name.
- * - daily_usage: decisions per UTC day over the last 7 UTC days, today included, oldest first,
- *   days without decisions as 0. This trend ignores the selected period (a "day" period would
- *   otherwise show one or two bars): the Trends tab always shows a week.
- * - active_users: the authenticated users with the most decisions in the period (at most
- *   ACTIVE_USERS_LIMIT, most active first, ties by user id), each with `display_name` = the part of
- *   their email before "@" (the gateway replaces it with the account's name when it has one), plus
- *   one row for all anonymous decisions (user_id "anonymous"), placed by its count.
- * - active_ips: the IPs of anonymous decisions (the Users tab's "Anonymous IPs") with their count,
- *   at most ACTIVE_IPS_LIMIT, most first, ties by IP.
+ * The admin dashboard's statistics, each one aggregation pipeline run unchanged by both drivers
+ * (MongoDB and mingo) so both give the same numbers. The pipelines only count and sum; rounding is
+ * done here in JavaScript, so the drivers' rounding rules (MongoDB's `$round` rounds half to even)
+ * cannot make them disagree.
+ * - The period window includes both ends; decisions stamped after `now` (a skewed clock) are not counted.
+ * - daily_usage always covers the last 7 UTC days, whatever the period, so the Trends tab shows a week.
+ * - active_users ends with one "anonymous" row for all anonymous decisions, placed by its count.
  */
 
 export const TOP_CATEGORIES_LIMIT = 5;
@@ -52,7 +29,7 @@ export interface StatsWindow {
   now: Date;
 }
 
-/** The figures system health is judged on (specification section 3 "System health" metrics). */
+/** The figures system health is judged on. */
 export interface HealthFigures {
   decisions_in_period: number;
   decisions_last_hour: number;

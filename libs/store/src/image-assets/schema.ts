@@ -4,7 +4,7 @@ import type { BaseDocument } from "../collection";
 import { defineCollection } from "../collection-spec";
 
 /**
- * An image of a signed-in user's decision (specification section 3, "Image asset"): the one place
+ * An image of a signed-in user's decision: the one place
  * its bytes are stored (the decision keeps only the asset's id). `image_data` is the image's data
  * URL as it was sent; `file_size` is its decoded size, computed from the base64 without decoding.
  * The `_id` is derived from the decision and the label (`assetId`), so storing a decision's images

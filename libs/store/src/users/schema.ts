@@ -2,7 +2,7 @@ import { Schema } from "mongoose";
 import type { BaseDocument } from "../collection";
 import { defineCollection } from "../collection-spec";
 
-/** An account (specification section 3, "Auth user"); `_id` is the user id. */
+/** An account; `_id` is the user id. */
 export interface UserDocument extends BaseDocument {
   /** Lower-case; one account per email (unique index). */
   email: string;

@@ -37,21 +37,10 @@ export interface PairedDifference extends Interval {
 }
 
 /**
- * a − b over the same questions (each true when right), with Newcombe's 95% interval for the
- * difference of two paired proportions (R. G. Newcombe, Statistics in Medicine 17:2635–2650, 1998,
- * method 10; Fagerland, Lydersen and Laake, "Statistical Analysis of Contingency Tables", ch. 8,
- * "Newcombe square-and-add").
- *
- * The 2×2 table of the questions: both right (e), only a (f), only b (g), neither (h); n in all.
- * The difference D = (f − g)/n moves with the discordant questions only, as in McNemar's test, so
- * two modes that agree on most questions are compared far more precisely than two independent
- * accuracies would be. Each side's Wilson interval [l, u] around its accuracy p is combined with the
- * correlation φ of the two sides:
- *   low  = D − √((p_a − l_a)² − 2φ(p_a − l_a)(u_b − p_b) + (u_b − p_b)²)
- *   high = D + √((u_a − p_a)² − 2φ(u_a − p_a)(p_b − l_b) + (p_b − l_b)²)
- * with φ = A/√((e+f)(g+h)(e+g)(f+h)), A = eh − fg, where a positive A is first reduced by n/2
- * (Newcombe's continuity correction, 0 when A ≤ n/2), and φ = 0 when a margin is empty. Unlike the
- * normal interval of the mean difference it stays within [−1, 1] and holds up with few discordant questions.
+ * a − b over the same questions (each true when right), with Newcombe's 95% square-and-add interval
+ * for paired proportions (Statistics in Medicine 17:2635–2650, 1998, method 10, with its continuity
+ * correction). Paired, so two modes that agree on most questions are compared far more precisely;
+ * unlike the normal interval it stays within [−1, 1] and holds up with few discordant questions.
  */
 export function pairedDifference(a: readonly boolean[], b: readonly boolean[]): PairedDifference {
   if (a.length !== b.length) throw new RangeError("A paired difference needs the same questions on both sides.");

@@ -1,11 +1,7 @@
 /**
- * The DIRECT BASELINE of `npm run bench`, in its own process: one HTTP endpoint (BASELINE_PATH)
- * that makes a decision's three model calls with Promise.all, through the same provider classes
- * and connection settings as the product's provider workers (`createProvider` over the worker's
- * environment: keys, base URLs, timeouts), with no queue, no store and no live events. It pays an
- * HTTP request and the same body validation as the product, so the difference of the two is what
- * the pipeline adds. A second endpoint (BASELINE_QUORUM_PATH) is early quorum done directly. Deliberately plain `node:http`: the product's HTTP stack is part of what is
- * measured.
+ * The DIRECT BASELINE of `npm run bench`: the same three model calls with Promise.all through the
+ * product's provider classes and settings, with no queue, store or live events, so the difference
+ * is what the pipeline adds. Plain `node:http` on purpose: the product's HTTP stack is measured.
  *
  *   node --import tsx services/all-in-one/bench/decisions/baseline-server.ts   (env: the product's, plus PORT)
  */

@@ -351,7 +351,7 @@ export async function redisMemory({ emulator }: DrillContext, count: number, con
   const fleet = new Fleet();
   try {
     const server = await fleet.redis();
-    // About 3.5 s of work per decision on a 2-core machine (every model is sent the 30 MB too): the
+    // Every model is sent the 30 MB too, so each decision is slow: the
     // wait is long enough that none times out, so "after" is measured with every decision finished.
     const env = faultEnv(emulator.url, count, { REDIS_URL: server.url, WORKER_CONCURRENCY: "16", DECISION_TIMEOUT_MS: "600000", VOTE_DEADLINE_MS: "300000" });
     answerYes(emulator, tag);

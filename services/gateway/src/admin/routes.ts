@@ -27,7 +27,7 @@ const recentQuery = adminPeriodQuery("day");
 const healthQuery = adminPeriodQuery("day");
 
 /**
- * The admin dashboard's endpoints (specification section 7 "Admin"), each behind `requireUser`
+ * The admin dashboard's endpoints, each behind `requireUser`
  * then `requireAdmin`: GET /admin/usage-stats (period default month), /admin/recent-decisions and
  * /admin/system-health (default day). A bad or repeated period is a 400. POST
  * /admin/storage/acknowledge-damage acknowledges the journal damage the storage check warns of.

@@ -4,23 +4,9 @@ import { damageSummary } from "@sd/runtime";
 import type { HealthFigures, Store } from "@sd/store";
 
 /**
- * Thresholds of system health (GET /api/admin/system-health). Each check is healthy, warning or
- * critical; the overall status is the worst check's.
- * - database, redis: critical when a ping fails or takes longer than PROBE_TIMEOUT_MS.
- * - workers: critical when a configured provider's vote queue, or the aggregate queue, has no
- *   live worker (its decisions cannot finish).
- * - queue_backlog: jobs waiting in the fullest queue; warning from BACKLOG_WARNING, critical from BACKLOG_CRITICAL.
- * - queue_age: how long the oldest waiting job has waited; warning over AGE_WARNING_MS, critical over AGE_CRITICAL_MS
- *   (a decision waits DECISION_TIMEOUT_MS at most, so jobs this old are not being served).
- * - rate_limits: warning while a provider's vote queue starts no job because of its rate limiter: paused
- *   by the vendor's 429 with Retry-After or its `<ID>_TPM` spent, or its `<ID>_RPM` used up for this minute. Votes wait
- *   rather than fail, so it is never critical; a long pause shows in queue_age and error_rate.
- * - error_rate: decisions with a model error in the period; warning from ERROR_RATE_WARNING %, critical from
- *   ERROR_RATE_CRITICAL % (healthy with no decision).
- * - activity: decisions in the last hour. Always healthy: a quiet hour is normal for a small
- *   deployment, and a stalled pipeline already shows in workers, queue_backlog and queue_age.
- * - storage (the embedded store only): critical while its disk is full (decisions are refused);
- *   warning, "degraded", while journal damage set aside at start is not acknowledged, naming the files.
+ * Thresholds of system health (the README's table lists each check); the overall status is the
+ * worst check's. rate_limits is never critical and activity always healthy: waiting votes and a
+ * quiet hour are normal, and a stalled pipeline already shows in workers, queue_backlog and queue_age.
  */
 export const HEALTH_THRESHOLDS = {
   PROBE_TIMEOUT_MS: 2_000,

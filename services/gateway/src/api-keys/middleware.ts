@@ -33,15 +33,9 @@ export interface KeyAccessDeps {
 }
 
 /**
- * Everything a call through an API key passes, in order: the SD-API-KEY header names an active
- * key (401 otherwise), the key's per-minute limit (429 with Retry-After and RateLimit headers),
- * then the owner's monthly quota (429 once used up; only calls that get this far are counted).
- * Every authenticated call records `last_used_at` (to the second). Afterwards the request acts as
- * the key's owner: handlers shared with the web app read the caller from `res.locals.user`, as they
- * do for a bearer token.
- *
- * The key is read from the store on every call, never cached, so deactivating or deleting it takes
- * effect on the next call on every replica.
+ * Checks a key call in order: an active key (401), its per-minute limit, then the owner's monthly
+ * quota (429s); calls the per-minute limit refuses are not counted. The key is never cached, so
+ * deactivating it takes effect on the next call on every replica. The request then acts as the owner.
  */
 export function keyAccess({ keys, store, rateLimit, quota, logger }: KeyAccessDeps): RequestHandler {
   const authenticate: RequestHandler = async (req, res, next) => {

@@ -27,15 +27,10 @@ if used == 1 then redis.call("PEXPIREAT", KEYS[1], ARGV[2]) end
 return used`;
 
 /**
- * API requests per user per calendar month (UTC), against API_MONTHLY_QUOTA: one counter per user
- * and month in Redis, checked and incremented by one script, so concurrent calls on any number of
- * gateway replicas never count past the quota.
- *
- * Redis rather than the store: the counter is touched by every API call, where a store write costs
- * an fsync of the embedded journal (about 0.3 ms idle, 1 ms and more under load, and calls queue
- * behind each other) or a MongoDB write, against about 0.15 ms for the script. Redis already holds
- * the per-minute limits and every decision in flight, and runs with AOF; were the counters lost,
- * users would get more requests that month, never fewer.
+ * API requests per user per calendar month (UTC), against API_MONTHLY_QUOTA, checked and counted by
+ * one Redis script so concurrent replicas never count past the quota. Redis rather than the store,
+ * because every API call touches it and a store write costs a journal fsync; losing the counters
+ * only ever gives users more requests, never fewer.
  */
 export class MonthlyQuota {
   constructor(

@@ -25,7 +25,7 @@ export interface ApiKeyRouteDeps {
 }
 
 /**
- * The owner's API-key endpoints (bearer; specification section 7 "API keys") and GET /api/usage.
+ * The owner's API-key endpoints (bearer) and GET /api/usage.
  * Every key endpoint acts on the caller's own keys only: another user's key id is answered exactly
  * like an unknown one (404 'API key not found'), on read, update, reveal and delete alike.
  */

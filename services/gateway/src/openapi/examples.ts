@@ -172,7 +172,7 @@ export const exampleErrors = {
   decisionFailed: { detail: "The decision could not be completed. Please submit it again." },
 } as const;
 
-/** Image-asset failures keep the list shape (specification section 8). */
+/** Image-asset failures keep the list shape. */
 export const exampleImageAssetFailure = (message: string) => ({ success: false, message, imageAssets: [], total: 0 });
 
 export const exampleImageAssetMessages = IMAGE_ASSET_MESSAGES;

@@ -12,14 +12,9 @@ import { HttpError } from "../http/errors";
 import { parseQuery } from "../http/validate";
 
 /**
- * GET /api/decision-history (bearer): a page of the caller's decisions, newest first, with the
- * filters of `DecisionHistoryQuerySchema` and the number that match in all.
- * GET /api/decision-history/:id (bearer): one of the caller's decisions.
- *
- * The owner is always the bearer's user. Another user's decision answers exactly like an unknown
- * id (the same 404 from the same line), so ids cannot be probed for existence.
- * These reads are not counted against the per-user limit of the decision endpoint: browsing the
- * dashboard must never use up a user's decisions.
+ * GET /api/decision-history[/:id] (bearer): the caller's decisions. Another user's decision answers
+ * exactly like an unknown id, so ids cannot be probed; these reads are not counted against the
+ * decision rate limit, so browsing never uses up a user's decisions.
  */
 export function decisionHistoryRoutes(store: Store, requireUser: RequestHandler): Router {
   const router = Router();

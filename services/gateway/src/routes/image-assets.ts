@@ -47,20 +47,10 @@ function refuseOtherUser(user: AccessClaims, ...claimed: (string | undefined)[])
 }
 
 /**
- * The image-asset API (specification section 7), every route with an optional bearer token:
- *
- * - POST   /api/image-assets                 store one image of the caller's decision (201)
- * - GET    /api/image-assets/decision/:id    the images of a decision, by label
- * - GET    /api/image-assets/user/:userId    the caller's images, newest first (?limit, default 50)
- * - GET    /api/image-assets/:id             one image
- * - DELETE /api/image-assets/decision/:id    all images of the caller's decision
- * - DELETE /api/image-assets/:id             one image
- *
- * The owner is always the bearer's user. Without a token, lists are empty and writes are a 401;
- * a bad or expired token is a 401 everywhere; a `user_id` naming someone else is a 403; another
- * user's image or decision answers like an unknown one (404). Every answer is
- * `{success, message, imageAssets, total}`; failures are shaped by `imageAssetFailures`.
- * The decision's `images` (asset ids) follow every store and delete.
+ * The image-asset API, with an optional bearer token whose user is always the owner: without one,
+ * lists are empty and writes 401; a `user_id` naming someone else is a 403, and another user's image
+ * answers like an unknown one (404) so ids cannot be probed. The decision's `images` follow every
+ * store and delete.
  */
 export function imageAssetRoutes(store: Store, optionalUser: RequestHandler, imageBody: RequestHandler): Router {
   const router = Router();
@@ -154,7 +144,7 @@ export function imageAssetRoutes(store: Store, optionalUser: RequestHandler, ima
 
 /**
  * Error handler for everything under /api/image-assets (mounted there, before the app's own):
- * failures answer `{success: false, message, imageAssets: [], total: 0}` (specification section 8)
+ * failures answer `{success: false, message, imageAssets: [], total: 0}`
  * with the status the app's handler would give, including for a bad token, an unreadable or
  * oversized body and an unknown path. Unexpected errors are logged and hidden behind a 500.
  */

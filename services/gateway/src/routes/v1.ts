@@ -69,14 +69,9 @@ export interface V1RouteDeps {
 }
 
 /**
- * The public REST API under /v1 (SD-API-KEY): POST /v1/ensemble answers the decision, or with
- * `Prefer: respond-async` a 202 with its id at once; GET /v1/decisions/{id} tells a decision's
- * state and result. Decisions are stored as the key owner's (with the key's id), so they appear in
- * the owner's history. An `Idempotency-Key` makes a retried POST with the same body and the same
- * API key answer the first decision for 24 hours (records in Redis, `IDEMPOTENCY_TTL_SECONDS`): as
- * its result, or as the same 202 when the retry asks for `respond-async`; the same key with another
- * body is a 422.
- * GET /v1/decision-history is the web app's history list (same filters and paging) behind the key check.
+ * The public REST API under /v1 (SD-API-KEY). Decisions are stored as the key owner's, so they show
+ * in the owner's history. An `Idempotency-Key` makes a retried POST with the same body and key answer
+ * the first decision (for IDEMPOTENCY_TTL_SECONDS); the same key with another body is a 422.
  */
 export function v1Routes({ store, decisions, idempotency, keyAccess, byteLimit, body: readBody, history }: V1RouteDeps): Router {
   const router = Router();

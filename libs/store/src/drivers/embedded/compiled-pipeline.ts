@@ -1,34 +1,13 @@
 import type { Filter, Pipeline } from "../../collection";
 
 /**
- * A fast path for the embedded driver's `aggregate`: a pipeline made only of a small, common
- * subset of stages and operators is compiled once into plain JavaScript closures, which run one to
- * two orders of magnitude faster than mingo's interpreter (the admin statistics over 100,000
- * decisions: seconds with mingo, tens of milliseconds compiled).
- *
- * The answers must be exactly mingo's (and MongoDB's), so the subset is narrow on purpose:
- * - `compilePipeline` returns null for any stage, operator or operand shape outside it, and the
- *   caller runs mingo instead;
- * - while running, any value whose semantics differ between engines or are subtle (arrays and
- *   subdocuments in a `$match`, missing fields in comparisons, mixed types in `$sort`/`$max`, dotted
- *   paths, non-ASCII strings in orderings...) throws `NotCompilable`, and the caller reruns the
- *   whole pipeline with mingo. Stored documents are cast by their schema, so in practice this
- *   never happens for the pipelines the repositories write.
- * Supported: `$match` (equality and `$eq/$ne/$gt/$gte/$lt/$lte` on top-level fields, `$and`),
- * `$project` (inclusion and computed fields), `$group` (`$sum`, `$max`, `$min`, `$addToSet`),
- * `$sort`, `$skip`, `$limit`, `$facet`; expressions `$and`, `$or`, `$not`, `$eq`, `$ne`, `$gt`,
- * `$gte`, `$lt`, `$lte`, `$cond`, `$ifNull`, `$size`, `$objectToArray`, `$dateToString` (format
- * `%Y-%m-%d`, UTC), field paths and literals. Groups keep first-seen order, as mingo's do.
- *
- * How it runs (each point proven equal to mingo in compiled-pipeline.test.ts):
- * - push-based: every stage is a sink that documents are pushed into one at a time, so the input
- *   is walked once, no intermediate arrays are built, and a `$facet` feeds each input document to
- *   all of its facets in that one pass;
- * - `$sort` immediately followed by `$limit` keeps only the best `limit` documents in a bounded
- *   heap (top-k) instead of sorting everything; ties keep input order (a stable sort), as mingo's;
- * - sort keys are checked and read once per document, when it arrives, not at each comparison;
- * - compiled pipelines are cached per shape: the pipeline with its Date literals (which change with
- *   "now" on every call) taken out as parameters, so a repeated query is not compiled again.
+ * A fast path for the embedded driver's `aggregate`: pipelines in a narrow subset of stages and
+ * operators are compiled into plain closures, far faster than mingo's interpreter. Answers must be
+ * exactly mingo's (compiled-pipeline.test.ts checks each), so:
+ * - `compilePipeline` returns null outside the subset, and the caller runs mingo;
+ * - a value whose semantics differ between engines (arrays in `$match`, missing fields, mixed types,
+ *   non-ASCII orderings...) throws `NotCompilable` mid-run, and the caller reruns with mingo;
+ * - `$sort` ties and `$group` order keep input order, as mingo's do.
  */
 
 export class NotCompilable extends Error {

@@ -41,20 +41,11 @@ export interface DataDirLock {
 }
 
 /**
- * Takes the exclusive lock on `DATA_DIR/store.lock` for as long as this process lives.
- *
- * The lock is held by the kernel (on Linux an open-file-description lock, fcntl F_OFD_SETLK;
- * flock on macOS), not by the pid written in the file: the kernel drops it the moment the
- * holding process ends, however it ends (kill -9 included). So:
- * - staleness bound: none to wait for. A crashed holder's lock is free as soon as the process is
- *   gone, and a restart (as PID 1 in a container again, or with any other pid) opens at once;
- * - a pid written by a dead process never blocks, even when that number now belongs to another
- *   live process or to the one starting (PID namespaces, reused pids): the pid in the file is
- *   only for the error message;
- * - two live processes never share a DATA_DIR, whatever PID namespaces (containers on one host
- *   sharing a volume) they run in, and a second open inside one process is refused as well.
- * Limits: the lock lives with the file's inode, so deleting `store.lock` by hand while the store is
- * open defeats it, and a network file system must support POSIX locks (NFSv4 does).
+ * Takes the exclusive lock on `DATA_DIR/store.lock` for as long as this process lives. The kernel
+ * holds it (fcntl F_OFD_SETLK on Linux, flock on macOS) and drops it however the holder ends, so a
+ * crashed holder or a reused pid never blocks a restart; the pid in the file is only for the error
+ * message. Deleting `store.lock` while the store is open defeats it, and a network file system must
+ * support POSIX locks.
  */
 export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> {
   const lockPath = join(dataDir, LOCK_FILE_NAME);

@@ -40,22 +40,12 @@ export interface EmbeddedCollectionOptions {
 type QueuedInsert<TDoc> = Promise<TDoc>;
 
 /**
- * A `Collection` held in memory: the mongoose schema casts and validates, mingo evaluates filters,
- * updates and pipelines, unique indexes are checked in process, and every write is journaled and
- * made durable before it is applied and acknowledged. Equality on `_id` or on a field leading a declared
- * index narrows the documents mingo looks at (see `SecondaryIndexes`); documents over MongoDB's
- * 16 MiB limit are refused, as MongoDB does. Fields the spec keeps apart (`storedApart`) live in
- * files of their own, not in memory (see `ApartFields`).
- *
- * Writes are applied in call order, with group commit (see `WriteQueue`): inserts that queue up
- * while a flush is running are committed together in the next one. A batch is checked insert by
- * insert, in order, against the stored documents plus the batch's earlier inserts (their unique
- * keys are reserved as each passes, so a second insert of the same `_id` in one batch is refused
- * with 11000 and the first is stored). The survivors' journal lines then go out in one durable
- * append (see `JournalWriter`); only after that are they applied to memory (visible to reads) and acknowledged, and
- * the refusals reported. If the flush fails, every insert of the batch rejects with its error, the
- * reservations are released, nothing is applied, and the journal is cut back to its last complete
- * line. Updates, upserts and deletes run alone, after every earlier write is applied.
+ * A `Collection` held in memory, behaving as MongoDB does (mongoose casts, mingo evaluates, unique
+ * indexes and the 16 MiB limit are checked in process). Invariants:
+ * - a write is journaled durably before it is applied to memory and acknowledged;
+ * - a batch of inserts is checked in order, each against the stored documents and the batch's
+ *   earlier inserts, so a duplicate within one batch gets 11000 and the first is stored;
+ * - a failed flush rejects the whole batch, applies nothing and cuts the journal back.
  */
 export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection<TDoc> {
   readonly #queue = new WriteQueue<QueuedInsert<TDoc>>((batch) => this.#commitInserts(batch));

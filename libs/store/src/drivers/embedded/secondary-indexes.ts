@@ -10,15 +10,10 @@ const NULL_KEY = "null";
 type Primitive = string | number | boolean | null;
 
 /**
- * In-process lookup tables that spare the embedded driver a scan of every document: one per field
- * that leads an index the schema declares (unique or not), mapping each value to the ids of the
- * documents holding it, plus `_id` itself. Like MongoDB, a query uses them only to pick candidates;
- * mingo still evaluates the whole filter on each candidate, so the answer is the one a full scan
- * gives, in the same order (candidates are returned in the collection's own document order).
- *
- * Only top-level fields the schema declares as String, Number or Boolean (or arrays of them) are
- * indexed: the schema casts every stored value to that type, so a value's key is exact. An array
- * is indexed under each of its elements, as a multikey index does.
+ * Value-to-ids tables for `_id` and each field leading a declared index, so a query need not scan
+ * every document. They only pick candidates (in document order); mingo still evaluates the whole
+ * filter, so answers equal a full scan's. Only String, Number and Boolean fields are indexed, since
+ * the schema casts their values and so their keys are exact.
  */
 export class SecondaryIndexes {
   /** field -> value key -> ids holding that value. */

@@ -12,16 +12,9 @@ interface Settle<T> {
 type QueuedWrite<TInsert> = ({ kind: "insert"; insert: TInsert } & Settle<void>) | ({ kind: "alone"; task: () => Promise<unknown> } & Settle<unknown>);
 
 /**
- * An embedded collection's writes, in call order, with group commit by natural batching: no timer,
- * no batching window. A write that arrives while nothing is being written starts at once, alone;
- * writes that arrive while one is in progress wait, and when it ends every insert then waiting at
- * the head of the queue is handed to `commitInserts` as one batch (one durable append). Any
- * other write (`run`: an update, upsert, delete, close) runs alone, after everything queued before
- * it has been applied, so it sees those writes. Batches and lone writes take turns strictly in
- * call order, so the journal order is the apply order.
- *
- * A lone write is therefore as fast as without batching (the cost a timer would add at low
- * concurrency), and under load one flush serves every write that queued up during the last one.
+ * An embedded collection's writes in call order, with group commit and no timer (so a lone write
+ * never waits): inserts queued while a flush runs go out together in the next one. Any other write
+ * runs alone after everything queued before it, so the journal order is the apply order.
  */
 export class WriteQueue<TInsert> {
   readonly #waiting: QueuedWrite<TInsert>[] = [];

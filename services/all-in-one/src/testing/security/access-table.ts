@@ -79,7 +79,7 @@ const detail = (status: number, text: string) => ({ status, body: { detail: text
 const BAD_TOKEN = detail(401, AUTH_MESSAGES.invalidCredentials);
 const NO_KEY = detail(401, API_KEY_MESSAGES.missingKey);
 const NOT_ADMIN = detail(403, ADMIN_MESSAGES.forbidden);
-/** Image-asset failures have their own shape (specification section 8). */
+/** Image-asset failures have their own shape. */
 const assetFailure = (status: number, message: string) => ({ status, body: { success: false, message, imageAssets: [], total: 0 } });
 const NO_ASSETS = { status: 200, body: { success: true, message: IMAGE_ASSET_MESSAGES.listed(0), imageAssets: [], total: 0 } };
 
