@@ -1,7 +1,8 @@
 import { Emitter } from "@socket.io/redis-emitter";
 import type { Redis } from "ioredis";
 import { SOCKET_EVENTS, requestRoom, userRoom, type FinalEvent, type HistoryDecisionEvent, type VoteEvent } from "@sd/contracts";
-import { sessionRoom, socketKey } from "./channel";
+import { socketIoKey } from "@sd/queue";
+import { sessionRoom } from "./channel";
 
 /**
  * Publishes live progress from any process (gateway, provider worker, aggregator). Each event is
@@ -12,7 +13,7 @@ export class LiveEvents {
   private readonly emitter: Emitter;
 
   constructor(connection: Redis, prefix: string) {
-    this.emitter = new Emitter(connection, { key: socketKey(prefix) });
+    this.emitter = new Emitter(connection, { key: socketIoKey(prefix) });
   }
 
   /** One model's row of a decision: pending, then its vote or its error (wire event "decision:vote"). */

@@ -60,7 +60,13 @@ async function tab() {
   };
 }
 
-const stored = (decision_id: string): HistoryDecisionEvent => ({ decision_id, timestamp: new Date().toISOString() });
+/** Publishes a history event of `userId`'s and returns it once every tab given has received what it would. */
+async function publishHistory(userId: string, decisionId: string, ...tabs: Awaited<ReturnType<typeof tab>>[]): Promise<HistoryDecisionEvent> {
+  const event: HistoryDecisionEvent = { decision_id: decisionId, timestamp: new Date().toISOString() };
+  live.historyDecision(userId, event);
+  await Promise.all(tabs.map((t) => t.settled()));
+  return event;
+}
 
 describe("the history room", () => {
   it("delivers a user's history events to that user's sockets only", async () => {
@@ -68,9 +74,7 @@ describe("the history room", () => {
     expect(await ann.watch({ access_token: "token-ann" })).toEqual({ ok: true });
     expect(await annElsewhere.watch({ access_token: "token-ann" })).toEqual({ ok: true });
     expect(await bob.watch({ access_token: "token-bob" })).toEqual({ ok: true });
-    const event = stored("d-ann");
-    live.historyDecision("ann", event);
-    await Promise.all([ann.settled(), annElsewhere.settled(), bob.settled()]);
+    const event = await publishHistory("ann", "d-ann", ann, annElsewhere, bob);
     expect(ann.history).toEqual([event]);
     expect(annElsewhere.history).toEqual([event]);
     expect(bob.history).toEqual([]);
@@ -81,8 +85,7 @@ describe("the history room", () => {
     for (const payload of [{ access_token: "forged" }, { access_token: "" }, {}, "token-ann", { access_token: 42 }]) {
       expect(await stranger.watch(payload)).toEqual({ ok: false, error: AUTH_MESSAGES.invalidCredentials });
     }
-    live.historyDecision("ann", stored("d-not-for-strangers"));
-    await stranger.settled();
+    await publishHistory("ann", "d-not-for-strangers", stranger);
     expect(stranger.history).toEqual([]);
   });
 
@@ -90,8 +93,7 @@ describe("the history room", () => {
     const ann = await tab();
     expect(await ann.watch({ access_token: "token-ann" })).toEqual({ ok: true });
     expect(await ann.watch({ access_token: "revoked" })).toEqual({ ok: false, error: AUTH_MESSAGES.invalidCredentials });
-    live.historyDecision("ann", stored("d-after-sign-out"));
-    await ann.settled();
+    await publishHistory("ann", "d-after-sign-out", ann);
     expect(ann.history).toEqual([]);
   });
 
@@ -100,14 +102,11 @@ describe("the history room", () => {
     expect(await ann.watch({ access_token: "token-ann" })).toEqual({ ok: true });
     expect(clock.scheduled).toHaveLength(1);
     clock.expire();
-    live.historyDecision("ann", stored("d-after-expiry"));
-    await ann.settled();
+    await publishHistory("ann", "d-after-expiry", ann);
     expect(ann.history).toEqual([]);
 
     expect(await ann.watch({ access_token: "token-ann-refreshed" })).toEqual({ ok: true });
-    const event = stored("d-after-refresh");
-    live.historyDecision("ann", event);
-    await ann.settled();
+    const event = await publishHistory("ann", "d-after-refresh", ann);
     expect(ann.history).toEqual([event]);
   });
 
@@ -122,10 +121,8 @@ describe("the history room", () => {
     const shared = await tab();
     await shared.watch({ access_token: "token-ann" });
     expect(await shared.watch({ access_token: "token-bob" })).toEqual({ ok: true });
-    live.historyDecision("ann", stored("d-ann-only"));
-    const forBob = stored("d-bob");
-    live.historyDecision("bob", forBob);
-    await shared.settled();
+    await publishHistory("ann", "d-ann-only");
+    const forBob = await publishHistory("bob", "d-bob", shared);
     expect(shared.history).toEqual([forBob]);
   });
 
@@ -139,9 +136,7 @@ describe("the history room", () => {
     await ann.watch({ access_token: "token-ann" });
     const socket = sockets.at(-1)!;
     for (let i = 0; i < 30; i++) await socket.timeout(5000).emitWithAck(SOCKET_EVENTS.join, { request_id: randomUUID() });
-    const event = stored("d-still-watching");
-    live.historyDecision("ann", event);
-    await ann.settled();
+    const event = await publishHistory("ann", "d-still-watching", ann);
     expect(ann.history).toEqual([event]);
   });
 });
@@ -158,9 +153,7 @@ describe("the end of a sign-in session", () => {
     // The server closed them: a Socket.IO client does not reconnect after that.
     expect(await laptop.disconnected).toBe("io server disconnect");
     expect(await refreshedTab.disconnected).toBe("io server disconnect");
-    const event = stored("d-on-the-phone");
-    live.historyDecision("ann", event);
-    await Promise.all([phone.settled(), bob.settled(), anonymous.settled()]);
+    const event = await publishHistory("ann", "d-on-the-phone", phone, bob, anonymous);
     expect(phone.history).toEqual([event]);
     expect(sockets.filter((socket) => socket.connected)).toHaveLength(3);
   });
@@ -168,8 +161,7 @@ describe("the end of a sign-in session", () => {
   it("does not let a sign-out made while the token was checked leave the socket in the room", async () => {
     const carol = await tab();
     expect(await carol.watch({ access_token: "token-carol-signing-out" })).toEqual({ ok: false, error: AUTH_MESSAGES.invalidCredentials });
-    live.historyDecision("carol", stored("d-after-sign-out"));
-    await carol.settled();
+    await publishHistory("carol", "d-after-sign-out", carol);
     expect(carol.history).toEqual([]);
   });
 
@@ -178,9 +170,7 @@ describe("the end of a sign-in session", () => {
     expect(await shared.watch({ access_token: "token-ann" })).toEqual({ ok: true });
     expect(await shared.watch({ access_token: "token-ann-other-device" })).toEqual({ ok: true });
     live.endSession("ann-laptop");
-    const event = stored("d-still-signed-in");
-    live.historyDecision("ann", event);
-    await shared.settled();
+    const event = await publishHistory("ann", "d-still-signed-in", shared);
     expect(shared.history).toEqual([event]);
   });
 });

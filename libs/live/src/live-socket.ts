@@ -15,7 +15,8 @@ import {
   userRoom,
   type JoinAck,
 } from "@sd/contracts";
-import { sessionRoom, socketKey } from "./channel";
+import { socketIoKey } from "@sd/queue";
+import { sessionRoom } from "./channel";
 import { ThroughputBroadcast, type ThroughputSource } from "./admin-room";
 import { systemClock, type ExpiryClock } from "./expiry-clock";
 import { ConnectionsPerAddress, EventBudget, clientAddress } from "./socket-limits";
@@ -104,7 +105,7 @@ export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): 
     serveClient: false,
     maxHttpBufferSize: limits.maxMessageBytes,
     cors: options.corsOrigins.length > 0 ? { origin: [...options.corsOrigins] } : undefined,
-    adapter: createAdapter(pub, sub, { key: socketKey(options.prefix) }),
+    adapter: createAdapter(pub, sub, { key: socketIoKey(options.prefix) }),
   });
   const clock = options.clock ?? systemClock;
   const admin = options.admin;
@@ -216,8 +217,8 @@ class TokenRoomWatch {
     }
     const valid = access !== null && access.expiresAt.getTime() > Date.now();
     const admission: Admission = valid ? this.admit(access!) : { error: AUTH_MESSAGES.invalidCredentials };
-    if (attempt !== this.latest || this.socket.disconnected) {
-      // A newer watch (or the disconnect) has the last word on the rooms; this one only answers.
+    // A newer watch (or the disconnect) has the last word on the rooms; this one only answers.
+    if (this.superseded(attempt)) {
       return "room" in admission ? { ok: true } : { ok: false, error: admission.error };
     }
     if ("error" in admission) {
@@ -234,7 +235,7 @@ class TokenRoomWatch {
     // it is in the session's room, check once more that the session still stands (a check that
     // cannot be made now keeps the first answer).
     const stillValid = await this.verify(parsed.data!.access_token).catch(() => access);
-    if (attempt !== this.latest || this.socket.disconnected) return stillValid ? { ok: true } : { ok: false, error: AUTH_MESSAGES.invalidCredentials };
+    if (this.superseded(attempt)) return stillValid ? { ok: true } : { ok: false, error: AUTH_MESSAGES.invalidCredentials };
     if (stillValid === null) {
       this.stop();
       return { ok: false, error: AUTH_MESSAGES.invalidCredentials };
@@ -247,6 +248,10 @@ class TokenRoomWatch {
     });
     this.cancelExpiry = cancel;
     return { ok: true };
+  }
+
+  private superseded(attempt: number): boolean {
+    return attempt !== this.latest || this.socket.disconnected;
   }
 
   /** Leaves the room and forgets the expiry. */

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { Router, type Request, type RequestHandler } from "express";
 import { ipKeyGenerator } from "express-rate-limit";
 import {
@@ -22,10 +21,9 @@ import type { GoogleSignIn } from "./google-oidc";
 import type { MagicLinks } from "./magic-link";
 import { signedInUser, type BearerAuth } from "./middleware";
 import type { Sessions } from "./sessions";
+import { hashToken } from "./tokens";
 
 const HOUR = 60 * 60_000;
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
 /** The client's address as the limits count it: an IPv6 client by its /56, which one household or server holds whole. */
 const clientOf = (req: Request) => ipKeyGenerator(req.ip ?? "unknown");
@@ -63,10 +61,10 @@ export function authRoutes(deps: AuthRouteDeps): Router {
     "magic-link-email-ip",
     limits.magicLinksPerEmailAndIpPerHour,
     HOUR,
-    (req, res) => sha256(`${String(res.locals.signInEmail)}\n${clientOf(req)}`),
+    (req, res) => hashToken(`${String(res.locals.signInEmail)}\n${clientOf(req)}`),
     tooManyLinks,
   );
-  const magicLinkPerEmail = perKeyRateLimit(redis, keyPrefix, "magic-link-email", limits.magicLinksPerEmailPerHour, HOUR, (_req, res) => sha256(String(res.locals.signInEmail)), tooManyLinks);
+  const magicLinkPerEmail = perKeyRateLimit(redis, keyPrefix, "magic-link-email", limits.magicLinksPerEmailPerHour, HOUR, (_req, res) => hashToken(String(res.locals.signInEmail)), tooManyLinks);
   // An IP the account signed in from before is not held back by a flood from elsewhere: the
   // owner at home still gets a link (their own per-address-and-IP count still applies).
   const magicLinkCeiling: RequestHandler = async (req, res, next) => {
