@@ -13,7 +13,7 @@ export interface Readiness {
  * Runs a readiness check bounded by READY_TIMEOUT_MS: resolves with what it found if the
  * dependencies answered in time, rejects with what failed (or that nothing answered) otherwise.
  */
-export async function checkReady(ready: () => Promise<Readiness | void>, timeoutMs = READY_TIMEOUT_MS): Promise<Readiness | void> {
+async function checkReady(ready: () => Promise<Readiness | void>, timeoutMs = READY_TIMEOUT_MS): Promise<Readiness | void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`dependencies did not answer within ${timeoutMs} ms`)), timeoutMs);
@@ -26,13 +26,18 @@ export async function checkReady(ready: () => Promise<Readiness | void>, timeout
 }
 
 /**
- * The /ready answer: 503 with what failed, else 200, "degraded" with its reason when there is one.
- * Degraded stays 200 on purpose: the damage is already set aside and the process serves well, and
- * taking the only replica out of a load balancer would turn a warning into an outage.
+ * The /ready answer (never rejects): 503 with what failed, else 200, "degraded" with its reason when
+ * there is one. Degraded stays 200 on purpose: the damage is already set aside and the process serves
+ * well, and taking the only replica out of a load balancer would turn a warning into an outage.
  */
-export function readyAnswer(outcome: { ok: true; readiness: Readiness | void } | { ok: false; error: unknown }): { status: number; body: Record<string, string> } {
-  if (!outcome.ok) return { status: 503, body: { status: "unavailable", detail: (outcome.error as Error).message } };
-  const degraded = outcome.readiness?.degraded;
+export async function readyAnswer(ready: () => Promise<Readiness | void>): Promise<{ status: number; body: Record<string, string> }> {
+  let readiness: Readiness | void;
+  try {
+    readiness = await checkReady(ready);
+  } catch (error) {
+    return { status: 503, body: { status: "unavailable", detail: (error as Error).message } };
+  }
+  const degraded = readiness?.degraded;
   return degraded ? { status: 200, body: { status: "degraded", detail: degraded } } : { status: 200, body: { status: "ready" } };
 }
 
@@ -48,14 +53,7 @@ export async function startHealthServer(port: number, ready: () => Promise<Readi
     };
     if (req.url === "/health") return send(200, JSON.stringify({ status: "ok" }));
     if (req.url === "/ready") {
-      const answer = (outcome: Parameters<typeof readyAnswer>[0]) => {
-        const { status, body } = readyAnswer(outcome);
-        send(status, JSON.stringify(body));
-      };
-      checkReady(ready).then(
-        (readiness) => answer({ ok: true, readiness }),
-        (error: unknown) => answer({ ok: false, error }),
-      );
+      void readyAnswer(ready).then(({ status, body }) => send(status, JSON.stringify(body)));
       return;
     }
     if (req.url === "/metrics") {

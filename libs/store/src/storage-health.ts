@@ -53,11 +53,17 @@ export class StoreUnwritableError extends Error {
   }
 }
 
-/** The codes of a write that failed for lack of room: the disk or a quota is full, or a file-size limit is reached. */
-const OUT_OF_ROOM = new Set(["ENOSPC", "EDQUOT", "EFBIG"]);
+/** The codes of a write that failed for lack of room (the disk or a quota is full, or a file-size limit is reached), described. */
+const OUT_OF_ROOM: Readonly<Record<string, string>> = {
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EFBIG: "file size limit reached",
+};
 
-export function isOutOfRoom(error: unknown): error is NodeJS.ErrnoException {
-  return typeof error === "object" && error !== null && OUT_OF_ROOM.has((error as NodeJS.ErrnoException).code ?? "");
+/** "no space left on device (ENOSPC)" and the like for a write that failed for lack of room; null for any other failure. */
+export function outOfRoom(error: unknown): string | null {
+  const code = (error as NodeJS.ErrnoException | null | undefined)?.code;
+  return typeof code === "string" && Object.hasOwn(OUT_OF_ROOM, code) ? `${OUT_OF_ROOM[code]} (${code})` : null;
 }
 
 /** The store's storage as an operator sees it: kept damage and whether writes are possible. */

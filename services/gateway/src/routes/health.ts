@@ -1,6 +1,6 @@
 import { Router } from "express";
 import type { QueueInspector } from "@sd/queue";
-import { checkReady, readyAnswer, type Readiness } from "@sd/runtime";
+import { readyAnswer, type Readiness } from "@sd/runtime";
 import { metricsText, queueDepth, registry } from "@sd/telemetry";
 
 /**
@@ -13,11 +13,7 @@ export function healthRoutes(ready: () => Promise<Readiness | void>, queues: Que
     res.json({ status: "ok" });
   });
   router.get("/ready", async (_req, res) => {
-    const outcome = await checkReady(ready).then(
-      (readiness) => ({ ok: true as const, readiness }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const { status, body } = readyAnswer(outcome);
+    const { status, body } = await readyAnswer(ready);
     res.status(status).json(body);
   });
   router.get("/metrics", async (_req, res) => {

@@ -1,6 +1,6 @@
 import { open, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { isOutOfRoom, StoreUnwritableError, type StorageEvents } from "../../storage-health";
+import { outOfRoom, StoreUnwritableError, type StorageEvents } from "../../storage-health";
 import { PRIVATE_FILE } from "./file-modes";
 
 const PROBE_FILE = ".write-probe";
@@ -45,8 +45,9 @@ export class WriteRoom {
     try {
       return await write;
     } catch (error) {
-      if (!isOutOfRoom(error)) throw error;
-      throw this.#noRoom(error, file);
+      const what = outOfRoom(error);
+      if (what === null) throw error;
+      throw this.#noRoom(`${what} writing ${file}`, error);
     }
   }
 
@@ -56,8 +57,8 @@ export class WriteRoom {
     this.#timer = null;
   }
 
-  #noRoom(error: NodeJS.ErrnoException, file: string): StoreUnwritableError {
-    const refusal = new StoreUnwritableError(`${describeCode(error.code)} (${error.code}) writing ${file}`, { cause: error });
+  #noRoom(reason: string, cause: unknown): StoreUnwritableError {
+    const refusal = new StoreUnwritableError(reason, { cause });
     if (this.#refusal === null && !this.#closed) {
       this.#refusal = refusal;
       this.#since = Date.now();
@@ -102,10 +103,4 @@ async function probeWrite(path: string): Promise<boolean> {
   } finally {
     await rm(path, { force: true }).catch(() => undefined);
   }
-}
-
-function describeCode(code: string | undefined): string {
-  if (code === "EDQUOT") return "disk quota exceeded";
-  if (code === "EFBIG") return "file size limit reached";
-  return "no space left on device";
 }
