@@ -46,7 +46,7 @@ export function toHttpError(error: unknown, logger: Logger): HttpError {
   }
   // The store's disk is full: 507 Insufficient Storage, at once (the reason is in the log and /ready).
   if (error instanceof StoreUnwritableError) return new HttpError(507, MESSAGES.cannotStore);
-  if (bodyError.type === "entity.too.large") return new HttpError(413, MESSAGES.imagesTooLarge);
+  // Any body parser's (the routes' jsonBody, Bull Board's own); their size refusals are worded by jsonBody.
   if (bodyError.type === "entity.parse.failed") return new HttpError(400, "The request body is not valid JSON.");
   if (typeof bodyError.status === "number" && bodyError.status >= 400 && bodyError.status < 500) {
     return new HttpError(bodyError.status, (error as Error).message);

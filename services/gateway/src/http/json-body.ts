@@ -97,7 +97,7 @@ export interface JsonBodyOptions {
  * A route's JSON body parser (express.json), to put after every check that can refuse the request
  * without its body (auth, keys, rate limits): nothing reads a body before then, so a refused or
  * unknown request costs no parsing. Compressed bodies are refused (415) without being read, the
- * size is bounded by `limit` and the shape by `checkJsonShape`; a body without a Content-Length
+ * size is bounded by `limit` and the shape by `JsonShapeScanner`; a body without a Content-Length
  * is counted by the per-IP byte budget once read (see `perIpByteLimit`).
  */
 export function jsonBody({ limit, tooLarge = BODY_MESSAGES.tooLarge(limit) }: JsonBodyOptions): RequestHandler {

@@ -1018,7 +1018,7 @@ function withBodyRefusals(op: DocumentedOperation): DocumentedOperation {
   const responses = { ...op.responses };
   responses[415] = refusal("The body is compressed (a Content-Encoding other than identity): send it uncompressed.", "Compressed body", BODY_MESSAGES.compressed("gzip"));
   if (op.body.contentType !== "multipart/form-data" && responses[413] === undefined) {
-    responses[413] = refusal("The body is larger than 100 KB.", "Body too large", BODY_MESSAGES.tooLarge(SMALL_BODY_LIMIT_BYTES));
+    responses[413] = refusal(`The body is larger than ${SMALL_BODY_LIMIT_BYTES / 1024} KB.`, "Body too large", BODY_MESSAGES.tooLarge(SMALL_BODY_LIMIT_BYTES));
   }
   if (DECISION_BODIES.includes(op.body.schema)) {
     responses[400] = withExample(responses[400]!, "tooDeep", { summary: "Nested too deep", value: { detail: BODY_MESSAGES.tooDeep } });
