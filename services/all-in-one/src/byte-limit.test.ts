@@ -59,3 +59,32 @@ describe("per-IP request-body budget (RATE_LIMIT_MB_PER_MINUTE)", () => {
     expect(small.status).toBe(200);
   });
 });
+
+describe("per-IP request-body budget, for a body sent without a Content-Length", () => {
+  let chunked: InProcessStack;
+  beforeAll(async () => {
+    chunked = await startStack(testEnv(emulator.url, { RATE_LIMIT_MB_PER_MINUTE: "1", RATE_LIMIT_PER_MINUTE: "100" }));
+  });
+  afterAll(() => chunked.close());
+
+  it("counts a chunked body once read: the same body again, past the budget, is refused with 429", async () => {
+    const body = JSON.stringify({
+      question: `Chunked picture? ${randomUUID()}`,
+      categories: ["Yes", "No"],
+      images: [`data:image/png;base64,${randomBytes(450_000).toString("base64")}`],
+    });
+    // A stream has no length known in advance: fetch sends it chunked.
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(body));
+        controller.close();
+      },
+    });
+    const read = await fetch(`${chunked.url}${PUBLIC}`, { method: "POST", headers: { "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit);
+    expect(read.status).toBe(200);
+
+    const next = await fetch(`${chunked.url}${PUBLIC}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(next.status).toBe(429);
+    expect(await next.json()).toEqual({ detail: "Too many requests. Please wait a minute and try again." });
+  });
+});
