@@ -1,17 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { aggregateJob } from "./testing";
 import { DecisionFlow } from "./decision-flow";
 import { createAggregateWorker } from "./decision-outcomes";
-import { createRedis, deleteDeploymentKeys } from "./redis";
+import { useTestDeployment } from "./test-deployment";
 
-const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "decision-outcomes-test");
-const prefix = `sdtest-outcomes-${randomUUID().slice(0, 8)}`;
-
-afterAll(async () => {
-  await deleteDeploymentKeys(redis, prefix);
-  redis.disconnect();
-});
+const { redis, prefix } = useTestDeployment("decision-outcomes");
 
 describe("a decision's outcome in the process that wrote it", () => {
   it("answers the gateway waiting in the same process directly, without the Redis channel", async () => {

@@ -2,14 +2,13 @@ export * from "./redis";
 export * from "./vote-policy";
 export * from "./decision-flow";
 // The outcome channel's encoding stays inside libs/queue (DecisionFlow hears it); the aggregator only needs its worker.
-export { createAggregateWorker, type AggregateProcessor, type AggregateWorkerSettings } from "./decision-outcomes";
-export { DecisionSteps, type AggregateRun, type FinishedCalls, type NextCall } from "./decision-steps";
+export { createAggregateWorker, type AggregateProcessor } from "./decision-outcomes";
+export { DecisionSteps, type AggregateRun, type NextCall } from "./decision-steps";
 export * from "./quorum-board";
 export * from "./image-stash";
 // Processors get plain data (see createVoteWorker, createAggregateWorker) and listeners plain events: BullMQ's job stays in here.
-export type { JobCompleted, JobFailed, WorkerPool, WorkerPoolEvents, WorkerSettings } from "./workers";
+export type { WorkerPool, WorkerSettings } from "./workers";
 export * from "./vote-worker";
-export { JOB_RETENTION, type JobRetention } from "./job-retention";
 export { MINUTE_MS, NO_RATE_LIMIT, QueueRateLimited, perMinute, type RateLimit, type RateLimitState } from "./rate-limit";
 export { TokenBudget } from "./token-budget";
 export * from "./queue-depth";

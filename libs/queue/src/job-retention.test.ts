@@ -1,16 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { Queue } from "bullmq";
-import { afterAll, describe, expect, it } from "vitest";
-import { createRedis, deleteDeploymentKeys } from "./redis";
+import { describe, expect, it } from "vitest";
+import { useTestDeployment } from "./test-deployment";
 import { voteJobOptions } from "./vote-policy";
 import { createWorker } from "./workers";
 
-const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "job-retention-test");
-const prefix = `sdtest-retention-${randomUUID().slice(0, 8)}`;
-afterAll(async () => {
-  await deleteDeploymentKeys(redis, prefix);
-  redis.disconnect();
-});
+const { redis, prefix } = useTestDeployment("job-retention");
 
 describe("finished jobs on a deployment that went quiet", () => {
   it("are removed by the periodic sweep once past their retention, with no later job to trigger BullMQ's own removal", async () => {

@@ -28,7 +28,7 @@ export function retentionJobOptions(): Pick<JobsOptions, "removeOnComplete" | "r
  * quiet the last hour's jobs (and their images' keys) would stay in Redis indefinitely.
  * Returns a function that stops the sweeps.
  */
-export function sweepFinishedJobs(queue: Queue, retention: JobRetention = JOB_RETENTION, onError: (error: unknown) => void = () => undefined): () => void {
+export function sweepFinishedJobs(queue: Queue, retention: JobRetention = JOB_RETENTION): () => void {
   let sweeping = false;
   const sweep = async () => {
     if (sweeping) return;
@@ -37,8 +37,8 @@ export function sweepFinishedJobs(queue: Queue, retention: JobRetention = JOB_RE
       for (const [state, grace] of [["completed", retention.completedMs], ["failed", retention.failedMs]] as const) {
         while ((await queue.clean(grace, SWEEP_BATCH, state)).length === SWEEP_BATCH);
       }
-    } catch (error) {
-      onError(error);
+    } catch {
+      // Redis away or busy: the next sweep tries again, and BullMQ's own removal goes on meanwhile.
     } finally {
       sweeping = false;
     }

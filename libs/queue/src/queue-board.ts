@@ -25,7 +25,7 @@ const IN_FLIGHT_STATES: JobType[] = ["active", "wait", "waiting-children", "dela
 const ALL_STATES: JobType[] = [...IN_FLIGHT_STATES, "completed", "failed"];
 
 /** The message of a refused board action: what was refused, and why. */
-export function inFlightRefusal(count: number, example: string): string {
+function inFlightRefusal(count: number, example: string): string {
   return `Refused: ${count} job(s) belong to decisions still in flight (for example ${example}). Their votes would be lost; try again once they have finished.`;
 }
 
@@ -92,6 +92,6 @@ async function refuseInFlightChanges(context: HookContext, queues: ReadonlyMap<s
 const DECISION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** The decision a job belongs to: the aggregate job's id is the decision id, a vote's starts with it. */
-export function decisionIdOfJob(jobId: string): string {
+function decisionIdOfJob(jobId: string): string {
   return DECISION_ID.exec(jobId)?.[0] ?? jobId;
 }

@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, describe, expect, it } from "vitest";
-import { createRedis, deleteDeploymentKeys } from "./redis";
+import { describe, expect, it } from "vitest";
+import { useTestDeployment } from "./test-deployment";
 import { TokenBudget } from "./token-budget";
 
-const redis = createRedis(process.env.REDIS_URL ?? "redis://127.0.0.1:6379", "token-budget-test");
-const prefix = `sdtest-tokens-${randomUUID().slice(0, 8)}`;
-
-afterAll(async () => {
-  await deleteDeploymentKeys(redis, prefix);
-  redis.disconnect();
-});
+const { redis, prefix } = useTestDeployment("token-budget");
 
 /** Two workers' budgets on one Redis, on a clock the test moves. */
 function budgets() {

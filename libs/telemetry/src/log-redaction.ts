@@ -5,7 +5,7 @@
  */
 
 /** The longest string kept whole; longer ones are cut, with their length noted. */
-export const MAX_LOGGED_STRING = 1024;
+const MAX_LOGGED_STRING = 1024;
 /** A stack trace is longer than a message but no less likely to quote one. */
 const MAX_LOGGED_STACK = 2048;
 /** How deep objects, and chains of `cause`, are followed. */
@@ -29,7 +29,7 @@ export function redactString(value: string, limit = MAX_LOGGED_STRING): string {
  * arguments), its stack at the top level, and its causes and previous errors in the same form,
  * a few levels deep. Nothing else of the error object is copied.
  */
-export function serializeError(error: unknown, depth = 0): unknown {
+function serializeError(error: unknown, depth = 0): unknown {
   if (!(error instanceof Error)) return redactLogValue(error, depth);
   const fields = error as Error & Record<string, unknown>;
   const out: Record<string, unknown> = { type: error.constructor?.name ?? error.name, message: redactString(error.message) };
@@ -53,7 +53,7 @@ export function serializeError(error: unknown, depth = 0): unknown {
 }
 
 /** Any logged value, made safe: errors serialized as above, strings cut, client data dropped, depth bounded. */
-export function redactLogValue(value: unknown, depth = 0): unknown {
+function redactLogValue(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactString(value);
   if (value === null || typeof value !== "object") return value;
   if (value instanceof Error) return serializeError(value, depth);

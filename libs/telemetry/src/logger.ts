@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from "pino";
-import { redactLogFields, redactString, serializeError } from "./log-redaction";
+import { redactLogFields, redactString } from "./log-redaction";
 
 export type { Logger };
 
@@ -20,12 +20,10 @@ export function createLogger(service: string, level = "info", destination?: Dest
     timestamp: pino.stdTimeFunctions.isoTime,
     // Request logs carry headers: never write credentials to the log.
     redact: { paths: ["req.headers.authorization", "req.headers.cookie", 'req.headers["sd-api-key"]', 'res.headers["set-cookie"]'], censor: "[redacted]" },
-    serializers: { err: serializeError, error: serializeError },
+    // pino applies formatters.log before serializers, so by then every field, errors included, is
+    // safe: `err` only replaces pino's own serializer, which would read the result again as an error.
+    // `msg` is the formatted message, arguments and an error's own message included.
+    serializers: { err: (value: unknown) => value, msg: (value: unknown) => (typeof value === "string" ? redactString(value) : value) },
     formatters: { log: redactLogFields },
-    hooks: {
-      logMethod(args, method) {
-        method.apply(this, args.map((arg) => (typeof arg === "string" ? redactString(arg) : arg)) as Parameters<typeof method>);
-      },
-    },
   }, destination);
 }

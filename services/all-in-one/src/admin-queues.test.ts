@@ -2,14 +2,14 @@ import { randomUUID } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import jwt from "jsonwebtoken";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES, AGGREGATE_QUEUE, AUTH_MESSAGES, QueuesSessionResponseSchema, type AuthResponse } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { testEnv } from "./testing/env";
 import { callApi } from "./testing/history";
-import { signInByMail } from "./testing/sign-in";
-import { SmtpCapture } from "./testing/smtp-capture";
-import { startStack, type InProcessStack } from "./testing/stack";
+import { queueSession } from "./testing/queue-session";
+import { startStack } from "./testing/stack";
+import { useStackWithMail } from "./testing/stack-with-mail";
 
 const SESSION = "/api/admin/queues-session";
 const BOARD = "/admin/queues";
@@ -17,32 +17,19 @@ const JWT_SECRET = "admin-queues-test-secret-0123456789abcdefgh";
 const ADMIN = `queues-admin-${randomUUID()}@example.com`;
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-let stack: InProcessStack;
+const stack = useStackWithMail(emulator, { ADMIN_EMAILS: ADMIN, JWT_SECRET });
 let admin: AuthResponse;
 let member: AuthResponse;
 
 beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-  stack = await startStack(testEnv(emulator.url, { SMTP_URL: smtp.url, ADMIN_EMAILS: ADMIN, JWT_SECRET }));
-  admin = await signInByMail(stack.url, smtp, ADMIN);
-  member = await signInByMail(stack.url, smtp, `queues-member-${randomUUID()}@example.com`);
-});
-afterAll(async () => {
-  await stack?.close();
-  await smtp?.close();
+  admin = await stack.signIn(ADMIN);
+  member = await stack.signIn(`queues-member-${randomUUID()}@example.com`);
 });
 
 /** A board request as the browser sends it: with the session cookie, if any. */
 const board = (path: string, cookie: string | null) => fetch(`${stack.url}${BOARD}${path}`, { headers: cookie ? { cookie } : {} });
 
-/** Mints a queue session as the admin, returning the `name=value` a browser sends back and the Set-Cookie header. */
-async function adminSession(user: AuthResponse = admin): Promise<{ cookie: string; setCookie: string }> {
-  const answer = await callApi(stack.url, SESSION, user.tokens.access_token, { method: "POST" });
-  expect(answer.status).toBe(200);
-  const setCookie = answer.headers.get("set-cookie")!;
-  return { cookie: setCookie.split(";")[0]!, setCookie };
-}
+const adminSession = (user: AuthResponse = admin) => queueSession(stack.url, user.tokens.access_token);
 
 describe("POST /api/admin/queues-session", () => {
   it("refuses no token (401) and a signed-in non-admin (403)", async () => {
@@ -113,7 +100,7 @@ describe("the queue view at /admin/queues", () => {
   });
 
   it("refuses the session once its sign-in session is ended (sign-out)", async () => {
-    const user = await signInByMail(stack.url, smtp, ADMIN);
+    const user = await stack.signIn(ADMIN);
     const { cookie } = await adminSession(user);
     expect((await board("/api/queues", cookie)).status).toBe(200);
     expect((await callApi(stack.url, "/api/auth/logout", user.tokens.access_token, { method: "POST" })).status).toBe(200);
@@ -127,9 +114,8 @@ describe("the queue view's page template on disk", () => {
     const copies = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`sd-queue-board-${process.pid}-`));
     const another = await startStack(testEnv(emulator.url, { JWT_SECRET, ADMIN_EMAILS: ADMIN }));
     try {
-      const session = await callApi(another.url, SESSION, admin.tokens.access_token, { method: "POST" });
-      expect(session.status).toBe(200);
-      const page = await fetch(`${another.url}${BOARD}/`, { headers: { cookie: session.headers.get("set-cookie")!.split(";")[0]! } });
+      const { cookie } = await queueSession(another.url, admin.tokens.access_token);
+      const page = await fetch(`${another.url}${BOARD}/`, { headers: { cookie } });
       expect(page.status).toBe(200);
       const html = await page.text();
       expect(html).toContain(`<base href="${BOARD}/"`);

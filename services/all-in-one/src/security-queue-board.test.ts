@@ -2,12 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AGGREGATE_QUEUE, AUTH_MESSAGES, type AuthResponse } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
-import { testEnv } from "./testing/env";
 import { ERROR_LEVEL, startLoggedGateway, type GatewayLogLine } from "./testing/fuzz/logged-gateway";
 import { callApi } from "./testing/history";
-import { signInByMail } from "./testing/sign-in";
-import { SmtpCapture } from "./testing/smtp-capture";
-import { startStack, type InProcessStack } from "./testing/stack";
+import { queueSession } from "./testing/queue-session";
+import { useStackWithMail } from "./testing/stack-with-mail";
 
 /**
  * Issue 27: the queue board (/admin/queues) must not be one click away from losing decisions. It
@@ -16,14 +14,13 @@ import { startStack, type InProcessStack } from "./testing/stack";
  * buttons send it. A malformed session cookie is a 401, never a 500 with a stack trace.
  */
 
-const SESSION = "/api/admin/queues-session";
 const BOARD = "/admin/queues";
 const JWT_SECRET = "queue-board-security-test-secret-0123456789";
 const ADMIN = `board-admin-${randomUUID()}@example.com`;
 
 const emulator = useEmulator();
-let smtp: SmtpCapture;
-let stack: InProcessStack;
+// Long timeouts: the held decision stays in flight for the whole file.
+const stack = useStackWithMail(emulator, { ADMIN_EMAILS: ADMIN, JWT_SECRET, DECISION_TIMEOUT_MS: "120000", VOTE_DEADLINE_MS: "100000" });
 let writable: { url: string; close(): Promise<void>; logs: GatewayLogLine[] };
 let admin: AuthResponse;
 let cookie: string;
@@ -32,15 +29,10 @@ let heldDecision: string;
 let heldAnswer: Promise<unknown> | undefined;
 
 beforeAll(async () => {
-  smtp = await SmtpCapture.start();
-  // Long timeouts: the held decision stays in flight for the whole file.
-  stack = await startStack(testEnv(emulator.url, { SMTP_URL: smtp.url, ADMIN_EMAILS: ADMIN, JWT_SECRET, DECISION_TIMEOUT_MS: "120000", VOTE_DEADLINE_MS: "100000" }));
   // A second gateway of the same deployment, with the writable board (and its log lines kept).
   writable = await startLoggedGateway({ vars: { ...stack.vars, QUEUE_BOARD_WRITABLE: "true" }, store: stack.store });
-  admin = await signInByMail(stack.url, smtp, ADMIN);
-  const session = await callApi(stack.url, SESSION, admin.tokens.access_token, { method: "POST" });
-  expect(session.status).toBe(200);
-  cookie = session.headers.get("set-cookie")!.split(";")[0]!;
+  admin = await stack.signIn(ADMIN);
+  ({ cookie } = await queueSession(stack.url, admin.tokens.access_token));
 
   const finished = await callApi(stack.url, "/api/ensembled-llm-categorical-decision-public", null, { body: { question: "Ship it?", categories: ["Yes", "No"] } });
   expect(finished.status).toBe(200);
@@ -58,8 +50,6 @@ afterAll(async () => {
   if (writable) await boardApi(writable.url, "/queues/vote-claude/resume", "PUT");
   await heldAnswer;
   await writable?.close();
-  await stack?.close();
-  await smtp?.close();
 });
 
 /** A board API call as the board's page makes it, with the admin's session cookie. */
