@@ -1,6 +1,7 @@
 export * from "./messages";
 export * from "./email";
 export * from "./limits";
+export * from "./body-limits";
 export * from "./ensemble";
 export * from "./providers";
 export * from "./image-data-url";

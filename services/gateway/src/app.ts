@@ -15,7 +15,7 @@ import { httpMetrics, requestLogging } from "./http/observability";
 import { jsonBody } from "./http/json-body";
 import { perIpByteLimit, perIpRateLimit } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
-import { decisionHistoryRoutes } from "./routes/decision-history";
+import { decisionHistoryRoutes, keyHistoryRoutes } from "./routes/decision-history";
 import { decisionRoutes } from "./routes/decisions";
 import { healthRoutes } from "./routes/health";
 import { imageAssetFailures, imageAssetRoutes } from "./routes/image-assets";
@@ -28,12 +28,14 @@ import { v1Routes } from "./routes/v1";
 import { openApiRoutes } from "./openapi";
 import { adminRoutes } from "./admin";
 import type { QueueView } from "./admin-queues";
+import type { UseCases } from "./use-cases";
 
 export interface AppDeps {
   env: GatewayEnv;
   logger: Logger;
   redis: Redis;
   decisions: DecisionService;
+  useCases: UseCases;
   suggester: ModelProvider;
   deciders: readonly ProviderConfig[];
   queues: QueueInspector;
@@ -47,7 +49,7 @@ export interface AppDeps {
   ready: Parameters<typeof healthRoutes>[0];
 }
 
-export function createApp({ env, logger, redis, decisions, suggester, deciders, queues, store, mailer, auth, apiKeys, queueView, ready }: AppDeps): Express {
+export function createApp({ env, logger, redis, decisions, useCases, suggester, deciders, queues, store, mailer, auth, apiKeys, queueView, ready }: AppDeps): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -66,9 +68,9 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
     "/api",
     providerRoutes(deciders, decisions.ensembleDefaults),
     auth.routes,
-    decisionRoutes({ decisions, publicLimit, byteLimit, body: imageBody, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
-    decisionHistoryRoutes(store, auth.requireUser),
-    imageAssetRoutes(store, auth.optionalUser, imageBody),
+    decisionRoutes({ decisions: useCases.decisions, publicLimit, byteLimit, imageBody, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
+    decisionHistoryRoutes(useCases.history, auth.requireUser),
+    imageAssetRoutes(useCases.imageAssets, auth.optionalUser, imageBody),
     suggestionRoutes(suggester, publicLimit, imageBody, logger),
     waitlistRoutes(store, formLimit),
     jobApplicationRoutes(store, mailer, env, formLimit, logger),
@@ -76,11 +78,9 @@ export function createApp({ env, logger, redis, decisions, suggester, deciders, 
     adminRoutes({ store, redis, queues, providers: env.PROVIDERS, requireUser: auth.requireUser, isAdmin: auth.isAdmin }),
     queueView.sessionRoutes,
   );
-  // The public REST API and the external history path, with SD-API-KEY instead of a bearer token:
-  // the history list is the web app's handler behind the key check.
-  const keyHistory = decisionHistoryRoutes(store, apiKeys.keyAccess);
-  app.use("/v1", v1Routes({ store, decisions, idempotency: apiKeys.idempotency, keyAccess: apiKeys.keyAccess, byteLimit, body: imageBody, history: keyHistory }));
-  app.get("/decision-history", keyHistory);
+  // The public REST API and the external history path, with SD-API-KEY instead of a bearer token.
+  app.use("/v1", v1Routes({ decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, byteLimit, imageBody }));
+  app.use(keyHistoryRoutes(useCases.history, apiKeys.keyAccess));
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(openApiRoutes());
   app.use(queueView.board);

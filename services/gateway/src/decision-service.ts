@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
 import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { quorumWeights } from "@sd/ensemble";
 import { pendingProgress, type LiveEvents } from "@sd/live";
 import { DecisionLostError, DecisionTimeoutError, deleteIfEqual, requestIdClaimKey, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
-import { HttpError } from "./http/errors";
+import { DomainError } from "./use-cases/errors";
 
 /** Longest default vote deadline; unset, the votes also get at most half the HTTP wait, the rest left for queueing and writing the decision. */
 const DEFAULT_VOTE_DEADLINE_MS = 30_000;
@@ -141,24 +140,18 @@ export class DecisionService {
     return this.answer(decisionId, this.deps.flow.waitForDecision(decisionId, this.deps.timeoutMs));
   }
 
-  /** Middleware: the in-flight limit checked before anything else of a decision request runs. */
-  readonly admission: RequestHandler = (_req, _res, next) => {
-    this.admit();
-    next();
-  };
-
   /**
    * Refuses a new decision at once while the store cannot write it (a full disk: 507, until its
    * probe finds room again), or while this gateway already has MAX_IN_FLIGHT_DECISIONS in
    * flight: under overload the decisions already accepted keep their pace (first come, first
    * served) and a client is told when to come back, instead of waiting in an ever longer queue.
-   * The decision routes also call it first of all (`admission`), so a refusal costs no Redis call.
+   * The decision routes also call it first of all, so a refusal costs no Redis call.
    */
   admit(): void {
     const refusal = this.deps.storeRefusal();
     if (refusal) throw refusal;
     if (this.deps.flow.waitingCount + this.submitting < this.deps.maxInFlight) return;
-    throw new HttpError(503, MESSAGES.overloaded, undefined, { "Retry-After": String(this.deps.overloadRetryAfterSeconds) });
+    throw new DomainError("busy", MESSAGES.overloaded, { retryAfterSeconds: this.deps.overloadRetryAfterSeconds });
   }
 
   private async answer(decisionId: string, result: Promise<DecisionResponse>): Promise<DecisionResponse> {
@@ -166,13 +159,13 @@ export class DecisionService {
       return await result;
     } catch (error) {
       if (error instanceof DecisionTimeoutError) {
-        throw new HttpError(504, "The models are taking too long to answer. Please try again in a moment.");
+        throw new DomainError("timed-out", "The models are taking too long to answer. Please try again in a moment.");
       }
       if (error instanceof DecisionLostError) {
         // Redis may have restarted right after the aggregator wrote the decision, before the news reached us.
         const stored = await this.deps.findStored(decisionId);
         if (stored) return stored;
-        throw new HttpError(503, MESSAGES.decisionLost);
+        throw new DomainError("lost", MESSAGES.decisionLost);
       }
       // Its write failed through every retry: while the disk is full, say so rather than a bare 500.
       throw this.deps.storeRefusal() ?? error;
@@ -250,7 +243,7 @@ export class DecisionService {
    */
   private async claimRequestId(requestId: string, decisionId: string): Promise<void> {
     const claimed = await this.deps.redis.set(this.requestIdKey(requestId), decisionId, "PX", requestIdClaimMs(this.deps.timeoutMs), "NX");
-    if (claimed === null) throw new HttpError(409, "This request_id was already used. Send a new UUID for each decision.");
+    if (claimed === null) throw new DomainError("conflict", "This request_id was already used. Send a new UUID for each decision.");
   }
 
   /** Frees a request id whose decision was never enqueued, if it still names that decision. */

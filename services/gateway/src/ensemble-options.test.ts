@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, gatewayEnv, loadEnv, providersFromEnv } from "@sd/config";
 import { EnsembleDefaults } from "./ensemble-options";
-import { HttpError } from "./http/errors";
+import { DomainError } from "./use-cases/errors";
 
 /** The gateway's ensemble defaults as a start with `vars` (and nothing else) would build them. */
 function defaultsFor(vars: Record<string, string> = {}): EnsembleDefaults {
@@ -36,7 +36,7 @@ describe("ensemble defaults at start", () => {
   it("a request naming an unconfigured model or judge is the client's mistake (400), and the early-quorum default is the endpoint's", () => {
     const defaults = defaultsFor({ PROVIDERS: "openai,gemini,claude" });
     const request = { question: "Q", categories: ["A", "B"], images: [] };
-    expect(() => defaults.resolve({ ...request, models: ["openai", "nope"] }, false)).toThrow(HttpError);
+    expect(() => defaults.resolve({ ...request, models: ["openai", "nope"] }, false)).toThrow(DomainError);
     expect(() => defaults.resolve({ ...request, ensemble_mode: "judge", judge_model: "nope" }, false)).toThrow(/^Unknown judge_model: nope\./);
     expect(defaults.resolve(request, true).earlyQuorum).toBe(true);
     expect(defaults.resolve({ ...request, early_quorum: false }, true).earlyQuorum).toBe(false);

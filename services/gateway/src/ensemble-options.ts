@@ -1,7 +1,7 @@
 import { ConfigError, type GatewayEnv } from "@sd/config";
 import { DEFAULT_ENSEMBLE_MODE, type DecisionRequest, type EnsembleMode, type ProviderConfig } from "@sd/contracts";
 import { logOddsWeight } from "@sd/ensemble";
-import { HttpError } from "./http/errors";
+import { DomainError } from "./use-cases/errors";
 
 /** A request's ensemble, resolved against the configured models: what the aggregate job carries. */
 export interface ResolvedEnsemble {
@@ -47,9 +47,9 @@ export class EnsembleDefaults {
   resolve(request: DecisionRequest, earlyQuorumByDefault: boolean): ResolvedEnsemble {
     const panel = request.models ? [...new Set(request.models)] : [...this.panel];
     const unknown = panel.filter((id) => !this.models.has(id));
-    if (unknown.length > 0) throw new HttpError(400, `Unknown model: ${unknown.join(", ")}. Choose from ${[...this.models.keys()].join(", ")}.`);
+    if (unknown.length > 0) throw new DomainError("invalid", `Unknown model: ${unknown.join(", ")}. Choose from ${[...this.models.keys()].join(", ")}.`);
     const judge = request.judge_model ?? this.judge;
-    if (!this.models.has(judge)) throw new HttpError(400, `Unknown judge_model: ${judge}. Choose from ${[...this.models.keys()].join(", ")}.`);
+    if (!this.models.has(judge)) throw new DomainError("invalid", `Unknown judge_model: ${judge}. Choose from ${[...this.models.keys()].join(", ")}.`);
     const mode = request.ensemble_mode ?? DEFAULT_ENSEMBLE_MODE;
     return {
       mode,

@@ -1,4 +1,3 @@
 export * from "./service";
-// The documented operations and their examples: the fuzzing and security suites derive their endpoint lists from them.
-export { OPERATIONS, type DocumentedBody, type DocumentedOperation } from "./openapi";
-export { EXAMPLE_IDS, EXAMPLE_IMAGE } from "./openapi/examples";
+// Until the suites import the endpoint list from @sd/contracts/endpoints.
+export { ENDPOINT_LIST as OPERATIONS, EXAMPLE_IDS, EXAMPLE_IMAGE, type DocumentedBody, type DocumentedOperation } from "@sd/contracts/endpoints";

@@ -27,6 +27,7 @@ import { createMailer } from "./mail/mailer";
 import { closeStalledBodies, requestTimeoutOptions } from "./http/request-timeouts";
 import { DecisionService, voteDeadlineMs } from "./decision-service";
 import { EnsembleDefaults } from "./ensemble-options";
+import { createUseCases } from "./use-cases";
 
 export interface Gateway {
   url: string;
@@ -137,6 +138,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     logger,
     redis,
     decisions,
+    useCases: createUseCases({ store, decisions, idempotency: apiKeys.idempotency }),
     suggester: createProvider(providers.suggester),
     deciders: providers.deciders,
     store,

@@ -2,12 +2,13 @@ import { createRequire } from "node:module";
 import { ExpressAdapter } from "@bull-board/express";
 import { Router, type Express, type Request, type RequestHandler } from "express";
 import jwt from "jsonwebtoken";
-import { ADMIN_MESSAGES, type QueuesSessionResponseSchema } from "@sd/contracts";
+import { ADMIN_MESSAGES } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import { attachQueueBoard, type Redis } from "@sd/queue";
-import type { z } from "zod";
 import { requireAdmin } from "../admin";
 import { ACCESS_TOKEN_ISSUER, signedInUser } from "../auth";
 import { unauthorized } from "../auth/middleware";
+import { EndpointRouter } from "../http/endpoint-router";
 import { HttpError } from "../http/errors";
 import { refuseCompressedBody } from "../http/json-body";
 
@@ -75,28 +76,30 @@ export function queueView(deps: QueueViewDeps): QueueView {
   const queues = attachQueueBoard(server, deps.redis, deps.prefix, deps.providers, { writable: deps.writable === true });
   renderWithoutWebFonts(server);
 
-  const sessionRoutes = Router();
-  sessionRoutes.post("/admin/queues-session", deps.requireUser, requireAdmin(deps.isAdmin), (req, res) => {
-    const user = signedInUser(res);
-    const accessExpiry = accessTokenExpiry(req);
-    const remaining = accessExpiry === null ? QUEUES_SESSION_SECONDS : Math.floor(accessExpiry - Date.now() / 1000);
-    const expiresIn = Math.max(1, Math.min(QUEUES_SESSION_SECONDS, remaining));
-    const token = jwt.sign({ email: user.email, sid: user.sessionId }, deps.jwtSecret, {
-      algorithm: "HS256",
-      expiresIn,
-      issuer: ACCESS_TOKEN_ISSUER,
-      audience: QUEUES_AUDIENCE,
-      subject: user.userId,
-    });
-    res.cookie(QUEUES_COOKIE, token, {
-      httpOnly: true,
-      sameSite: "strict",
-      secure: req.secure,
-      path: QUEUES_PATH,
-      maxAge: expiresIn * 1000,
-    });
-    res.json({ url: `${QUEUES_PATH}/`, expires_in: expiresIn } satisfies z.infer<typeof QueuesSessionResponseSchema>);
-  });
+  const sessionRoutes = new EndpointRouter("/api", { bearer: deps.requireUser }).mount(ENDPOINTS.adminQueuesSession, {
+    after: [requireAdmin(deps.isAdmin)],
+    handler: ({ req, res }) => {
+      const user = signedInUser(res);
+      const accessExpiry = accessTokenExpiry(req);
+      const remaining = accessExpiry === null ? QUEUES_SESSION_SECONDS : Math.floor(accessExpiry - Date.now() / 1000);
+      const expiresIn = Math.max(1, Math.min(QUEUES_SESSION_SECONDS, remaining));
+      const token = jwt.sign({ email: user.email, sid: user.sessionId }, deps.jwtSecret, {
+        algorithm: "HS256",
+        expiresIn,
+        issuer: ACCESS_TOKEN_ISSUER,
+        audience: QUEUES_AUDIENCE,
+        subject: user.userId,
+      });
+      res.cookie(QUEUES_COOKIE, token, {
+        httpOnly: true,
+        sameSite: "strict",
+        secure: req.secure,
+        path: QUEUES_PATH,
+        maxAge: expiresIn * 1000,
+      });
+      return { status: 200, body: { url: `${QUEUES_PATH}/`, expires_in: expiresIn } };
+    },
+  }).router;
 
   const guard: RequestHandler = async (req, res, next) => {
     const claims = verifySession(cookieValue(req, QUEUES_COOKIE), deps.jwtSecret);

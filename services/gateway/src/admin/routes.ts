@@ -1,15 +1,9 @@
-import { Router, type RequestHandler } from "express";
-import {
-  adminPeriodQuery,
-  type AcknowledgeDamageResponse,
-  type RecentDecisionsResponse,
-  type SystemHealth,
-  type UsageStats,
-  type UsageStatsResponse,
-} from "@sd/contracts";
+import type { RequestHandler, Router } from "express";
+import type { UsageStats } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { QueueInspector, Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
-import { parseQuery } from "../http/validate";
+import { EndpointRouter } from "../http/endpoint-router";
 import { requireAdmin } from "./require-admin";
 import { measureHealth } from "./system-health";
 
@@ -22,43 +16,35 @@ export interface AdminDeps {
   isAdmin: (email: string) => boolean;
 }
 
-const usageQuery = adminPeriodQuery("month");
-const recentQuery = adminPeriodQuery("day");
-const healthQuery = adminPeriodQuery("day");
-
 /**
- * The admin dashboard's endpoints, each behind `requireUser`
- * then `requireAdmin`: GET /admin/usage-stats (period default month), /admin/recent-decisions and
- * /admin/system-health (default day). A bad or repeated period is a 400. POST
- * /admin/storage/acknowledge-damage acknowledges the journal damage the storage check warns of.
+ * The admin dashboard's endpoints, each behind the sign-in and then the admin check; a bad or
+ * repeated period is a 400. Acknowledging journal damage renames the kept files, never deletes them.
  */
 export function adminRoutes({ store, redis, queues, providers, requireUser, isAdmin }: AdminDeps): Router {
-  const router = Router();
-  const admin = requireAdmin(isAdmin);
-
-  router.get("/admin/usage-stats", requireUser, admin, async (req, res) => {
-    const { period } = parseQuery(usageQuery, req);
-    const stats = await store.decisions.usageStats({ period, now: new Date() });
-    res.json({ success: true, stats: { ...stats, active_users: await withAccountNames(store, stats.active_users) } } satisfies UsageStatsResponse);
-  });
-
-  router.get("/admin/recent-decisions", requireUser, admin, async (req, res) => {
-    const { period } = parseQuery(recentQuery, req);
-    const decisions = await store.decisions.recentDecisions({ period, now: new Date() });
-    res.json({ success: true, period, decisions } satisfies RecentDecisionsResponse);
-  });
-
-  router.get("/admin/system-health", requireUser, admin, async (req, res) => {
-    const { period } = parseQuery(healthQuery, req);
-    res.json((await measureHealth({ store, redis, queues, providers }, period)) satisfies SystemHealth);
-  });
-
-  // Journal damage kept at start: renamed, never deleted (see StorageHealth.acknowledgeDamage).
-  router.post("/admin/storage/acknowledge-damage", requireUser, admin, async (_req, res) => {
-    res.json({ success: true, acknowledged: await store.storage.acknowledgeDamage() } satisfies AcknowledgeDamageResponse);
-  });
-
-  return router;
+  const admin = [requireAdmin(isAdmin)];
+  return new EndpointRouter("/api", { bearer: requireUser })
+    .mount(ENDPOINTS.adminUsageStats, {
+      after: admin,
+      handler: async ({ query }) => {
+        const stats = await store.decisions.usageStats({ period: query.period, now: new Date() });
+        return { status: 200, body: { success: true as const, stats: { ...stats, active_users: await withAccountNames(store, stats.active_users) } } };
+      },
+    })
+    .mount(ENDPOINTS.adminRecentDecisions, {
+      after: admin,
+      handler: async ({ query }) => ({
+        status: 200,
+        body: { success: true as const, period: query.period, decisions: await store.decisions.recentDecisions({ period: query.period, now: new Date() }) },
+      }),
+    })
+    .mount(ENDPOINTS.adminSystemHealth, {
+      after: admin,
+      handler: async ({ query }) => ({ status: 200, body: await measureHealth({ store, redis, queues, providers }, query.period) }),
+    })
+    .mount(ENDPOINTS.adminAcknowledgeStorageDamage, {
+      after: admin,
+      handler: async () => ({ status: 200, body: { success: true as const, acknowledged: await store.storage.acknowledgeDamage() } }),
+    }).router;
 }
 
 /**

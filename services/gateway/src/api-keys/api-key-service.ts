@@ -1,6 +1,6 @@
 import { API_KEY_MESSAGES, type ApiKey, type ApiKeyCreate } from "@sd/contracts";
 import type { StoredApiKey, Store } from "@sd/store";
-import { HttpError } from "../http/errors";
+import { DomainError } from "../use-cases/errors";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, type KeyCipher } from "./key-material";
 
 /**
@@ -21,7 +21,7 @@ export function toApiKey(key: StoredApiKey, cost: number): ApiKey {
 }
 
 /** Another user's key and an unknown id get this same answer, so ids cannot be probed. */
-const notFound = () => new HttpError(404, API_KEY_MESSAGES.notFound);
+const notFound = () => new DomainError("not-found", API_KEY_MESSAGES.notFound);
 
 /**
  * The owner's side of API keys: create (the key is answered once), list, activate or deactivate,
@@ -74,7 +74,7 @@ export class ApiKeyService {
       return this.cipher.decrypt(key.key_ciphertext, key.key_hash);
     } catch {
       // Encrypted under another API_KEY_ENCRYPTION_KEY (or damaged): the key still works, it just cannot be shown.
-      throw new HttpError(409, "This API key can no longer be revealed (the server's encryption key changed). Create a new key.");
+      throw new DomainError("conflict", "This API key can no longer be revealed (the server's encryption key changed). Create a new key.");
     }
   }
 

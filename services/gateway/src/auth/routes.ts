@@ -1,20 +1,12 @@
-import { Router, type Request, type RequestHandler } from "express";
+import type { Request, RequestHandler, Router } from "express";
 import { ipKeyGenerator } from "express-rate-limit";
-import {
-  AUTH_MESSAGES,
-  GoogleCallbackSchema,
-  MagicLinkRequestSchema,
-  MagicLinkVerifySchema,
-  RefreshRequestSchema,
-  type AdminCheckResponse,
-  type AuthResponse,
-  type AuthTokens,
-} from "@sd/contracts";
+import { AUTH_MESSAGES, MagicLinkRequestSchema } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
+import { EndpointRouter } from "../http/endpoint-router";
 import { HttpError } from "../http/errors";
-import { smallJsonBody } from "../http/json-body";
 import { perIpRateLimit, perKeyRateLimit } from "../http/rate-limit";
 import { parseBody } from "../http/validate";
 import type { GoogleSignIn } from "./google-oidc";
@@ -47,7 +39,6 @@ export interface AuthRouteDeps {
  */
 export function authRoutes(deps: AuthRouteDeps): Router {
   const { store, redis, keyPrefix, magicLinks, google, sessions, bearer, limits, logger } = deps;
-  const router = Router();
   const perIp = perIpRateLimit(redis, keyPrefix, "auth", limits.perMinutePerIp);
   // Sign-in links are counted three ways, so that nobody can use up another person's: per address
   // and IP (what the owner's own retries meet; a stranger elsewhere has counts of their own), per
@@ -77,59 +68,63 @@ export function authRoutes(deps: AuthRouteDeps): Router {
     next();
   };
 
-  router.post("/auth/magic-link/request", perIp, magicLinkPerIp, smallJsonBody, readEmail, magicLinkPerEmailAndIp, magicLinkCeiling, async (_req, res) => {
-    const email = res.locals.signInEmail as string;
-    try {
-      await magicLinks.send(email);
-    } catch (error) {
-      logger.error({ err: error }, "sign-in link not sent");
-      throw new HttpError(503, AUTH_MESSAGES.magicLinkMailFailed);
-    }
-    // The same answer for every address: it tells nothing about who has an account.
-    res.json({ message: AUTH_MESSAGES.magicLinkSent });
-  });
-
-  router.post("/auth/magic-link/verify", perIp, smallJsonBody, async (req, res) => {
-    const { token } = parseBody(MagicLinkVerifySchema, req);
-    const email = await magicLinks.consume(token);
-    if (email === null) throw new HttpError(400, AUTH_MESSAGES.invalidMagicLink);
-    const user = await store.users.signInWithEmail(email);
-    logger.info({ user_id: user.id, method: "magic-link" }, "signed in");
-    const signedIn = await sessions.start(user);
-    // Only spares this IP the per-address ceiling later: not worth failing the sign-in for.
-    await magicLinks.rememberSignIn(email, clientOf(req)).catch((error: unknown) => logger.warn({ err: error }, "could not remember the sign-in's address"));
-    res.json(signedIn satisfies AuthResponse);
-  });
-
-  router.get("/auth/google/authorize", perIp, async (_req, res) => {
-    if (!google.configured) throw new HttpError(503, AUTH_MESSAGES.googleNotConfigured);
-    res.json(await google.authorize());
-  });
-
-  router.post("/auth/google/callback", perIp, googleConfigured, smallJsonBody, async (req, res) => {
-    const profile = await google.callback(parseBody(GoogleCallbackSchema, req));
-    const user = await store.users.signInWithGoogle(profile);
-    logger.info({ user_id: user.id, method: "google" }, "signed in");
-    res.json((await sessions.start(user)) satisfies AuthResponse);
-  });
-
-  router.post("/auth/refresh", perIp, smallJsonBody, async (req, res) => {
-    const { refresh_token } = parseBody(RefreshRequestSchema, req);
-    const tokens = await sessions.refresh(refresh_token);
-    if (!tokens) throw new HttpError(401, AUTH_MESSAGES.invalidRefreshToken);
-    res.json(tokens satisfies AuthTokens);
-  });
-
-  router.post("/auth/logout", bearer.requireUser, async (_req, res) => {
-    const user = signedInUser(res);
-    await sessions.end(user.sessionId);
-    logger.info({ user_id: user.userId }, "signed out");
-    res.json({ message: AUTH_MESSAGES.signedOut });
-  });
-
-  router.get("/auth/admin-check", bearer.requireUser, (_req, res) => {
-    res.json({ is_admin: deps.isAdmin(signedInUser(res).email) } satisfies AdminCheckResponse);
-  });
-
-  return router;
+  return new EndpointRouter("/api", { bearer: bearer.requireUser })
+    .mount(ENDPOINTS.requestMagicLink, {
+      before: [perIp, magicLinkPerIp],
+      afterBody: [readEmail, magicLinkPerEmailAndIp, magicLinkCeiling],
+      handler: async ({ body }) => {
+        try {
+          await magicLinks.send(body.email);
+        } catch (error) {
+          logger.error({ err: error }, "sign-in link not sent");
+          throw new HttpError(503, AUTH_MESSAGES.magicLinkMailFailed);
+        }
+        // The same answer for every address: it tells nothing about who has an account.
+        return { status: 200, body: { message: AUTH_MESSAGES.magicLinkSent } };
+      },
+    })
+    .mount(ENDPOINTS.verifyMagicLink, {
+      before: [perIp],
+      handler: async ({ body, req }) => {
+        const email = await magicLinks.consume(body.token);
+        if (email === null) throw new HttpError(400, AUTH_MESSAGES.invalidMagicLink);
+        const user = await store.users.signInWithEmail(email);
+        logger.info({ user_id: user.id, method: "magic-link" }, "signed in");
+        const signedIn = await sessions.start(user);
+        // Only spares this IP the per-address ceiling later: not worth failing the sign-in for.
+        await magicLinks.rememberSignIn(email, clientOf(req)).catch((error: unknown) => logger.warn({ err: error }, "could not remember the sign-in's address"));
+        return { status: 200, body: signedIn };
+      },
+    })
+    .mount(ENDPOINTS.authorizeGoogle, {
+      before: [perIp, googleConfigured],
+      handler: async () => ({ status: 200, body: await google.authorize() }),
+    })
+    .mount(ENDPOINTS.completeGoogleSignIn, {
+      before: [perIp, googleConfigured],
+      handler: async ({ body }) => {
+        const user = await store.users.signInWithGoogle(await google.callback(body));
+        logger.info({ user_id: user.id, method: "google" }, "signed in");
+        return { status: 200, body: await sessions.start(user) };
+      },
+    })
+    .mount(ENDPOINTS.refreshTokens, {
+      before: [perIp],
+      handler: async ({ body }) => {
+        const tokens = await sessions.refresh(body.refresh_token);
+        if (!tokens) throw new HttpError(401, AUTH_MESSAGES.invalidRefreshToken);
+        return { status: 200, body: tokens };
+      },
+    })
+    .mount(ENDPOINTS.logout, {
+      handler: async ({ res }) => {
+        const user = signedInUser(res);
+        await sessions.end(user.sessionId);
+        logger.info({ user_id: user.userId }, "signed out");
+        return { status: 200, body: { message: AUTH_MESSAGES.signedOut } };
+      },
+    })
+    .mount(ENDPOINTS.adminCheck, {
+      handler: ({ res }) => ({ status: 200, body: { is_admin: deps.isAdmin(signedInUser(res).email) } }),
+    }).router;
 }

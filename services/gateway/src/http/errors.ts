@@ -4,6 +4,7 @@ import { IMAGE_TOO_LARGE, MESSAGES } from "@sd/contracts";
 import { isRedisRefusingWrites, isRedisUnavailable } from "@sd/queue";
 import { StoreUnwritableError } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
+import { DomainError, type DomainErrorKind } from "../use-cases/errors";
 import { closeIfBodyUnread } from "./unread-body";
 
 /** An error with the status and `detail` the client sees (errors are read from `detail`). */
@@ -33,10 +34,35 @@ export function fromValidation(error: z.ZodError): HttpError {
   return new HttpError(400, issue.message, titles.get(issue.message));
 }
 
+/** The one place a use case's error becomes an HTTP status. */
+const STATUS_OF: Readonly<Record<DomainErrorKind, number>> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  "not-found": 404,
+  conflict: 409,
+  "too-large": 413,
+  "key-reused": 422,
+  "rate-limited": 429,
+  failed: 500,
+  "upstream-failed": 502,
+  busy: 503,
+  unavailable: 503,
+  lost: 503,
+  "timed-out": 504,
+};
+
+function fromDomain(error: DomainError): HttpError {
+  const { title, retryAfterSeconds } = error.details;
+  const headers = retryAfterSeconds === undefined ? undefined : { "Retry-After": String(retryAfterSeconds) };
+  return new HttpError(STATUS_OF[error.kind], error.message, title, headers);
+}
+
 /** Known errors keep their status and text; body-parser failures get ours; Redis outages are 503s; anything else is logged and hidden. */
 export function toHttpError(error: unknown, logger: Logger): HttpError {
   const bodyError = error as { type?: string; status?: number };
   if (error instanceof HttpError) return error;
+  if (error instanceof DomainError) return fromDomain(error);
   // Redis is down or hung: a clear, retryable 503 (the request path never waits out an outage).
   if (isRedisUnavailable(error)) return new HttpError(503, MESSAGES.serviceUnavailable);
   // Redis refuses writes (maxmemory reached, or it cannot persist): the client can retry later; the operator must act.

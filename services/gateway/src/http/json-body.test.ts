@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BODY_MESSAGES, JsonShapeScanner, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "./json-body";
+import { BODY_MESSAGES, MAX_JSON_DEPTH, MAX_JSON_VALUES } from "@sd/contracts";
+import { JsonShapeScanner } from "./json-body";
 
 /** Feeds `text` to a scanner in chunks of `size` bytes; the refusal's detail, or null. */
 function refusalOf(text: string, size = text.length): string | null {

@@ -38,3 +38,10 @@ export function parseQuery<S extends z.ZodType>(schema: S, req: Request): z.infe
   if (!result.success) throw fromValidation(result.error);
   return result.data;
 }
+
+/** Parses path parameters with a contract schema (express gives each as one decoded string). */
+export function parseParams<S extends z.ZodType>(schema: S, req: Request): z.infer<S> {
+  const result = schema.safeParse({ ...req.params });
+  if (!result.success) throw fromValidation(result.error);
+  return result.data;
+}

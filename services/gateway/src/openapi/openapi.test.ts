@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { API_KEY_HEADER, ErrorResponseSchema, V1_HEADERS } from "@sd/contracts";
 import { buildOpenApiDocument, SECURITY_SCHEMES } from "./document";
-import { OPERATIONS } from "./operations";
+import { ENDPOINT_LIST as OPERATIONS } from "@sd/contracts/endpoints";
 
 const document = buildOpenApiDocument();
 

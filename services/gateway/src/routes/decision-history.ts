@@ -1,44 +1,31 @@
-import { Router, type RequestHandler } from "express";
-import {
-  DecisionHistoryQuerySchema,
-  HISTORY_MESSAGES,
-  toDecisionHistoryItem,
-  type DecisionHistoryDetailResponse,
-  type DecisionHistoryListResponse,
-} from "@sd/contracts";
-import type { Store } from "@sd/store";
+import type { RequestHandler, Router } from "express";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import { signedInUser } from "../auth";
-import { HttpError } from "../http/errors";
-import { parseQuery } from "../http/validate";
+import { currentApiKey } from "../api-keys/middleware";
+import { EndpointRouter } from "../http/endpoint-router";
+import type { HistoryUseCases } from "../use-cases/history";
 
 /**
- * GET /api/decision-history[/:id] (bearer): the caller's decisions. Another user's decision answers
- * exactly like an unknown id, so ids cannot be probed; these reads are not counted against the
- * decision rate limit, so browsing never uses up a user's decisions.
+ * The signed-in user's history (bearer). Reading it is not counted against the decision rate
+ * limit, so browsing never uses up a user's decisions.
  */
-export function decisionHistoryRoutes(store: Store, requireUser: RequestHandler): Router {
-  const router = Router();
+export function decisionHistoryRoutes(history: HistoryUseCases, requireUser: RequestHandler): Router {
+  return new EndpointRouter("/api", { bearer: requireUser })
+    .mount(ENDPOINTS.listMyDecisions, {
+      handler: async ({ query, res }) => ({ status: 200, body: await history.list(signedInUser(res).userId, query) }),
+    })
+    .mount(ENDPOINTS.getMyDecision, {
+      handler: async ({ params, res }) => ({ status: 200, body: await history.get(signedInUser(res).userId, params.id) }),
+    }).router;
+}
 
-  router.get("/decision-history", requireUser, async (req, res) => {
-    const { userId } = signedInUser(res);
-    const query = parseQuery(DecisionHistoryQuerySchema, req);
-    const { decisions, total } = await store.decisions.page({ ...query, userId });
-    res.json({
-      success: true,
-      decisions: decisions.map(toDecisionHistoryItem),
-      message: HISTORY_MESSAGES.listed(total),
-      total,
-      limit: query.limit,
-      offset: query.offset,
-    } satisfies DecisionHistoryListResponse);
-  });
-
-  router.get("/decision-history/:id", requireUser, async (req, res) => {
-    const { userId } = signedInUser(res);
-    const decision = await store.decisions.findOwned(req.params.id as string, userId);
-    if (!decision) throw new HttpError(404, HISTORY_MESSAGES.notFound);
-    res.json({ success: true, decision: toDecisionHistoryItem(decision), message: HISTORY_MESSAGES.found } satisfies DecisionHistoryDetailResponse);
-  });
-
-  return router;
+/** The key owner's history list, at its public API path and at the external path outside /v1. */
+export function keyHistoryRoutes(history: HistoryUseCases, keyAccess: RequestHandler): Router {
+  const router = new EndpointRouter("", { "api-key": keyAccess });
+  for (const endpoint of [ENDPOINTS.listDecisionHistory, ENDPOINTS.listDecisionHistoryExternal]) {
+    router.mount(endpoint, {
+      handler: async ({ query, res }) => ({ status: 200, body: await history.list(currentApiKey(res).user_id, query) }),
+    });
+  }
+  return router.router;
 }

@@ -1,37 +1,46 @@
-import { Router, type RequestHandler } from "express";
-import { DecisionRequestSchema } from "@sd/contracts";
+import type { RequestHandler, Router } from "express";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import { signedInUser } from "../auth";
-import type { DecisionService } from "../decision-service";
-import { parseBody } from "../http/validate";
+import { EndpointRouter } from "../http/endpoint-router";
+import type { DecisionUseCases } from "../use-cases/decisions";
 
-/**
- * POST /api/ensembled-llm-categorical-decision-public: a decision for anyone, nothing stored as assets.
- * POST /api/ensembled-llm-categorical-decision (bearer): the same for a signed-in user; the stored
- * decision names the user and its images are kept as the user's image assets.
- */
+/** The in-flight limit, checked before anything else of a decision request runs, so a refusal costs no Redis call. */
+export function admission(decisions: DecisionUseCases): RequestHandler {
+  return (_req, _res, next) => {
+    decisions.admit();
+    next();
+  };
+}
+
 export interface DecisionRouteDeps {
-  decisions: DecisionService;
+  decisions: DecisionUseCases;
   /** Requests per minute per IP (the public endpoint). */
   publicLimit: RequestHandler;
   /** Body bytes per minute per IP (both endpoints: images are held in Redis while a decision runs). */
   byteLimit: RequestHandler;
-  /** The JSON body parser, run after every check that can refuse the request unread. */
-  body: RequestHandler;
+  /** The JSON body reader for bodies with images. */
+  imageBody: RequestHandler;
   requireUser: RequestHandler;
   /** Requests per minute per user (the signed-in endpoint). */
   userLimit: RequestHandler;
 }
 
-export function decisionRoutes({ decisions, publicLimit, byteLimit, body, requireUser, userLimit }: DecisionRouteDeps): Router {
-  const router = Router();
-  router.post("/ensembled-llm-categorical-decision-public", decisions.admission, publicLimit, byteLimit, body, async (req, res) => {
-    const request = parseBody(DecisionRequestSchema, req);
-    res.json(await decisions.decide(request, { ip: req.ip ?? null, user: null }));
-  });
-  router.post("/ensembled-llm-categorical-decision", decisions.admission, requireUser, userLimit, byteLimit, body, async (req, res) => {
-    const request = parseBody(DecisionRequestSchema, req);
-    const { userId, email } = signedInUser(res);
-    res.json(await decisions.decide(request, { ip: req.ip ?? null, user: { id: userId, email } }));
-  });
-  return router;
+/** The web app's decisions: for anyone (nothing kept as image assets), and for a signed-in user (stored as theirs). */
+export function decisionRoutes({ decisions, publicLimit, byteLimit, imageBody, requireUser, userLimit }: DecisionRouteDeps): Router {
+  const admit = admission(decisions);
+  return new EndpointRouter("/api", { bearer: requireUser })
+    .mount(ENDPOINTS.decidePublic, {
+      before: [admit, publicLimit, byteLimit],
+      bodyReader: imageBody,
+      handler: async ({ body, req }) => ({ status: 200, body: await decisions.decide(body, { ip: req.ip ?? null, user: null }) }),
+    })
+    .mount(ENDPOINTS.decide, {
+      before: [admit],
+      after: [userLimit, byteLimit],
+      bodyReader: imageBody,
+      handler: async ({ body, req, res }) => {
+        const { userId, email } = signedInUser(res);
+        return { status: 200, body: await decisions.decide(body, { ip: req.ip ?? null, user: { id: userId, email } }) };
+      },
+    }).router;
 }

@@ -1,6 +1,8 @@
-import { Router } from "express";
+import type { Router } from "express";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { QueueInspector } from "@sd/queue";
 import { readyAnswer, type Readiness } from "@sd/runtime";
+import { EndpointRouter } from "../http/endpoint-router";
 import { metricsText, queueDepth, registry } from "@sd/telemetry";
 
 /**
@@ -8,14 +10,16 @@ import { metricsText, queueDepth, registry } from "@sd/telemetry";
  * can write ("degraded" with journal damage to acknowledge, see `readyAnswer`). /metrics: Prometheus text.
  */
 export function healthRoutes(ready: () => Promise<Readiness | void>, queues: QueueInspector): Router {
-  const router = Router();
-  router.get("/health", (_req, res) => {
-    res.json({ status: "ok" });
-  });
-  router.get("/ready", async (_req, res) => {
-    const { status, body } = await readyAnswer(ready);
-    res.status(status).json(body);
-  });
+  const { router } = new EndpointRouter("")
+    .mount(ENDPOINTS.health, { handler: () => ({ status: 200, body: { status: "ok" as const } }) })
+    .mount(ENDPOINTS.ready, {
+      handler: async ({ res }) => {
+        // 503 answers carry the same shape, so the handler writes them itself.
+        const { status, body } = await readyAnswer(ready);
+        res.status(status).json(body);
+      },
+    });
+  // Prometheus text, not a JSON endpoint.
   router.get("/metrics", async (_req, res) => {
     const counts = await queues.counts().catch(() => null);
     for (const [queue, states] of Object.entries(counts ?? {})) {

@@ -1,10 +1,12 @@
-import { Router } from "express";
+import type { Router } from "express";
 import type { ProviderConfig, ProvidersResponse } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { EnsembleDefaults } from "../ensemble-options";
+import { EndpointRouter } from "../http/endpoint-router";
 
 /**
- * GET /api/providers: every model a request may put on its panel, the default panel and judge,
- * so the playground can offer the choice, label its rows and say when answers are simulated.
+ * Every model a request may put on its panel, the default panel and judge, so the playground can
+ * offer the choice, label its rows and say when answers are simulated.
  */
 export function providerRoutes(deciders: readonly ProviderConfig[], ensemble: EnsembleDefaults): Router {
   const body: ProvidersResponse = {
@@ -13,9 +15,5 @@ export function providerRoutes(deciders: readonly ProviderConfig[], ensemble: En
     default_judge: ensemble.judge,
     default_rounds: ensemble.rounds,
   };
-  const router = Router();
-  router.get("/providers", (_req, res) => {
-    res.json(body);
-  });
-  return router;
+  return new EndpointRouter("/api").mount(ENDPOINTS.listProviders, { handler: () => ({ status: 200, body }) }).router;
 }

@@ -14,7 +14,7 @@ import {
   type DecisionHistoryItem,
   type DecisionResponse,
   type V1EnsembleResponse,
-} from "@sd/contracts";
+} from "../index";
 
 /**
  * The examples of the OpenAPI document: one coherent story (a release question asked by one user

@@ -1,0 +1,67 @@
+import type { z } from "zod";
+import {
+  DecisionRequestSchema,
+  V1EnsembleRequestSchema,
+} from "../index";
+import { one, error } from "./shared";
+import type { DocumentedExample, DocumentedResponse, Endpoint } from "./define";
+import { adminEndpoints } from "./admin";
+import { apiKeyEndpoints } from "./api-keys";
+import { authEndpoints } from "./auth";
+import { assetFailure, imageAssetEndpoints } from "./image-assets";
+import { healthEndpoints, siteEndpoints } from "./site";
+import { v1Endpoints } from "./v1";
+import { decisionEndpoints } from "./web-decisions";
+import { BODY_MESSAGES, SMALL_BODY_LIMIT_BYTES } from "../body-limits";
+
+const DECISION_BODIES: readonly z.ZodType[] = [DecisionRequestSchema, V1EnsembleRequestSchema];
+
+/** Adds an example to a documented answer (a copy: the answers are shared between operations). */
+function withExample(response: DocumentedResponse, name: string, example: DocumentedExample): DocumentedResponse {
+  return { ...response, body: response.body && { ...response.body, examples: { ...response.body.examples, [name]: example } } };
+}
+
+/**
+ * Every operation with a body refuses a compressed one (415); the JSON ones without images are
+ * bounded at 100 KB (413), and the decision bodies in nesting (400) and in values (413).
+ */
+function withBodyRefusals<E extends Endpoint>(op: E): E {
+  if (!op.body) return op;
+  const assets = op.path.startsWith("/api/image-assets");
+  const refusal = (description: string, summary: string, detail: string) => (assets ? assetFailure(description, detail) : error(description, one(summary, { detail })));
+  const responses = { ...op.responses };
+  responses[415] = refusal("The body is compressed (a Content-Encoding other than identity): send it uncompressed.", "Compressed body", BODY_MESSAGES.compressed("gzip"));
+  if (op.body.contentType !== "multipart/form-data" && responses[413] === undefined) {
+    responses[413] = refusal(`The body is larger than ${SMALL_BODY_LIMIT_BYTES / 1024} KB.`, "Body too large", BODY_MESSAGES.tooLarge(SMALL_BODY_LIMIT_BYTES));
+  }
+  if (DECISION_BODIES.includes(op.body.schema)) {
+    responses[400] = withExample(responses[400]!, "tooDeep", { summary: "Nested too deep", value: { detail: BODY_MESSAGES.tooDeep } });
+    responses[413] = withExample(responses[413]!, "tooManyValues", { summary: "Too many JSON values", value: { detail: BODY_MESSAGES.tooManyValues } });
+  }
+  return { ...op, responses };
+}
+
+const DEFINED = [
+  ...v1Endpoints,
+  ...decisionEndpoints,
+  ...imageAssetEndpoints,
+  ...apiKeyEndpoints,
+  ...authEndpoints,
+  ...siteEndpoints,
+  ...healthEndpoints,
+  ...adminEndpoints,
+] as const;
+
+type DefinedEndpoint = (typeof DEFINED)[number];
+export type EndpointId = DefinedEndpoint["operationId"];
+/** Every endpoint by its operation id, with its literal types. */
+export type Endpoints = { readonly [E in DefinedEndpoint as E["operationId"]]: E };
+
+/** Every endpoint of the product, in the order the OpenAPI document lists them. */
+export const ENDPOINT_LIST: readonly Endpoint[] = DEFINED.map(withBodyRefusals);
+
+export const ENDPOINTS = Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [endpoint.operationId, endpoint])) as Endpoints;
+
+export { defineEndpoint, TAGS, type Access, type DocumentedBody, type DocumentedExample, type DocumentedOperation, type DocumentedResponse, type Endpoint, type HttpMethod, type Tag } from "./define";
+export * from "./examples";
+export * from "./client";
