@@ -3,7 +3,7 @@ import { AUTH_MESSAGES, type GoogleCallback } from "@sd/contracts";
 import { googleStateKey, type Redis } from "@sd/queue";
 import type { GoogleProfile } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
-import { HttpError } from "../http/errors";
+import { DomainError } from "../use-cases/errors";
 
 /** How long a started Google sign-in may take before its state is forgotten. */
 const STATE_TTL_SECONDS = 10 * 60;
@@ -61,7 +61,7 @@ export class GoogleSignIn {
   async callback({ code, state, iss }: GoogleCallback): Promise<GoogleProfile> {
     const config = await this.configuration();
     const raw = await this.redis.getdel(this.stateKey(state));
-    if (raw === null) throw new HttpError(400, AUTH_MESSAGES.invalidGoogleState);
+    if (raw === null) throw new DomainError("invalid", AUTH_MESSAGES.invalidGoogleState);
     const pending = JSON.parse(raw) as PendingSignIn;
 
     const callbackUrl = new URL(this.settings.redirectUri);
@@ -89,9 +89,9 @@ export class GoogleSignIn {
     }
     if (typeof claims.sub !== "string" || typeof claims.email !== "string") {
       this.logger.warn({ claims: Object.keys(claims) }, "Google sign-in without a subject or email");
-      throw new HttpError(400, AUTH_MESSAGES.googleFailed);
+      throw new DomainError("invalid", AUTH_MESSAGES.googleFailed);
     }
-    if (claims.email_verified !== true) throw new HttpError(400, AUTH_MESSAGES.googleEmailUnverified);
+    if (claims.email_verified !== true) throw new DomainError("invalid", AUTH_MESSAGES.googleEmailUnverified);
     return {
       subject: claims.sub,
       email: claims.email.trim().toLowerCase(),
@@ -103,7 +103,7 @@ export class GoogleSignIn {
   /** The provider's metadata, discovered once (retried after a failure). */
   private configuration(): Promise<oidc.Configuration> {
     const { issuer, clientId, clientSecret } = this.settings;
-    if (!clientId || !clientSecret) return Promise.reject(new HttpError(503, AUTH_MESSAGES.googleNotConfigured));
+    if (!clientId || !clientSecret) return Promise.reject(new DomainError("unavailable", AUTH_MESSAGES.googleNotConfigured));
     this.config ??= (async () => {
       const server = new URL(issuer);
       // Plain HTTP only for an issuer on this machine (tests, local development).
@@ -116,16 +116,16 @@ export class GoogleSignIn {
     return this.config.catch((error: unknown) => {
       this.config = null;
       this.logger.error({ err: error, issuer }, "Google OpenID discovery failed");
-      throw new HttpError(503, AUTH_MESSAGES.googleUnavailable);
+      throw new DomainError("unavailable", AUTH_MESSAGES.googleUnavailable);
     });
   }
 
   /** Network trouble is a 502; anything the provider or the checks refused is a 400. */
-  private failure(error: unknown): HttpError {
-    if (error instanceof HttpError) return error;
+  private failure(error: unknown): DomainError {
+    if (error instanceof DomainError) return error;
     this.logger.warn({ err: error }, "Google sign-in failed");
-    if (error instanceof TypeError) return new HttpError(502, AUTH_MESSAGES.googleUnavailable);
-    return new HttpError(400, AUTH_MESSAGES.googleFailed);
+    if (error instanceof TypeError) return new DomainError("upstream-failed", AUTH_MESSAGES.googleUnavailable);
+    return new DomainError("invalid", AUTH_MESSAGES.googleFailed);
   }
 
   private stateKey(state: string): string {
