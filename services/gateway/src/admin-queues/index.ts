@@ -9,6 +9,7 @@ import { requireAdmin } from "../admin";
 import { ACCESS_TOKEN_ISSUER, signedInUser } from "../auth";
 import { unauthorized } from "../auth/middleware";
 import { EndpointRouter } from "../http/endpoint-router";
+import { routeLabel } from "../http/observability";
 import { HttpError } from "../http/errors";
 import { refuseCompressedBody } from "../http/json-body";
 
@@ -111,7 +112,7 @@ export function queueView(deps: QueueViewDeps): QueueView {
     next();
   };
   const board = Router();
-  board.use(QUEUES_PATH, guard, refuseCompressedBody, server.getRouter() as RequestHandler);
+  board.use(QUEUES_PATH, routeLabel(`${QUEUES_PATH}/*`), guard, refuseCompressedBody, server.getRouter() as RequestHandler);
   return {
     sessionRoutes,
     board,

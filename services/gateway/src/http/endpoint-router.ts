@@ -2,6 +2,7 @@ import { Router, type Request, type RequestHandler, type Response } from "expres
 import type { z } from "zod";
 import type { Access, Endpoint } from "@sd/contracts/endpoints";
 import { smallJsonBody } from "./json-body";
+import { routeLabel } from "./observability";
 import { parseBody, parseParams, parseQuery } from "./validate";
 
 type SchemaOutput<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -67,6 +68,7 @@ export class EndpointRouter {
     if (endpoint.access !== "public" && !guard) throw new Error(`${endpoint.operationId}: no guard for ${endpoint.access} access`);
     const jsonBody = endpoint.body !== undefined && endpoint.body.contentType !== "multipart/form-data";
     const handlers: RequestHandler[] = [
+      routeLabel(endpoint.path),
       ...(options.before ?? []),
       ...(guard ? [guard] : []),
       ...(options.after ?? []),

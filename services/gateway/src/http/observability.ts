@@ -58,13 +58,29 @@ export function requestLogging(logger: Logger): RequestHandler {
   };
 }
 
-/** HTTP latency by route pattern (not raw URL, to keep label cardinality bounded). */
+/** The `route` label of a request no route matched: one label, so scanners cannot grow the series. */
+export const UNMATCHED_ROUTE = "unmatched";
+
+/** Names the matched route for the HTTP metrics as it matches, so an error answered later by the error handler keeps it. */
+export function labelRoute(res: Response, template: string): void {
+  res.locals.route = template;
+}
+
+/** Middleware form of `labelRoute`. */
+export const routeLabel =
+  (template: string): RequestHandler =>
+  (_req, res, next) => {
+    labelRoute(res, template);
+    next();
+  };
+
+/** HTTP latency by route template (not raw URL, to keep label cardinality bounded). */
 export function httpMetrics(): RequestHandler {
   return (req, res, next) => {
     const end = httpDuration.startTimer();
     res.on("finish", () => {
-      const route = (req.route as { path?: string } | undefined)?.path ?? "unmatched";
-      end({ method: req.method, route: `${req.baseUrl}${route}`, status: String(res.statusCode) });
+      const route = typeof res.locals.route === "string" ? res.locals.route : UNMATCHED_ROUTE;
+      end({ method: req.method, route, status: String(res.statusCode) });
     });
     next();
   };

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Router, type RequestHandler } from "express";
+import { routeLabel } from "../http/observability";
 import { buildOpenApiDocument } from "./document";
 
 /** Where swagger-ui-dist's prebuilt files are (served from node_modules: no CDN, the reference works offline). */
@@ -78,19 +79,19 @@ export function openApiRoutes(): Router {
   const document = JSON.stringify(buildOpenApiDocument());
   const router = Router();
 
-  router.get("/openapi.json", (_req, res) => {
+  router.get("/openapi.json", routeLabel("/openapi.json"), (_req, res) => {
     res.type("application/json").send(document);
   });
 
-  router.get("/docs", docsCsp, (_req, res) => {
+  router.get("/docs", routeLabel("/docs"), docsCsp, (_req, res) => {
     res.type("html").send(PAGE);
   });
 
-  router.get("/docs/init.js", docsCsp, (_req, res) => {
+  router.get("/docs/init.js", routeLabel("/docs/init.js"), docsCsp, (_req, res) => {
     res.type("text/javascript").send(INIT);
   });
 
-  router.get("/docs/assets/:name", docsCsp, (req, res, next) => {
+  router.get("/docs/assets/:name", routeLabel("/docs/assets/{name}"), docsCsp, (req, res, next) => {
     const asset = ASSETS[req.params.name as string];
     if (!asset) return next();
     res.type(asset.type);

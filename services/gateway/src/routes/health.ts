@@ -3,6 +3,7 @@ import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { QueueInspector } from "@sd/queue";
 import { readyAnswer, type Readiness } from "@sd/runtime";
 import { EndpointRouter } from "../http/endpoint-router";
+import { routeLabel } from "../http/observability";
 import { metricsText, queueDepth, registry } from "@sd/telemetry";
 
 /**
@@ -20,7 +21,7 @@ export function healthRoutes(ready: () => Promise<Readiness | void>, queues: Que
       },
     });
   // Prometheus text, not a JSON endpoint.
-  router.get("/metrics", async (_req, res) => {
+  router.get("/metrics", routeLabel("/metrics"), async (_req, res) => {
     const counts = await queues.counts().catch(() => null);
     for (const [queue, states] of Object.entries(counts ?? {})) {
       for (const [state, count] of Object.entries(states)) queueDepth.set({ queue, state }, count);

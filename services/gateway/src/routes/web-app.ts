@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import express, { Router } from "express";
 import { isClientRoute } from "@sd/contracts";
+import { labelRoute, routeLabel, UNMATCHED_ROUTE } from "../http/observability";
 
 /**
  * Serves the built React app: index.html for every client route (SPA fallback) with 200, and for
@@ -13,14 +14,17 @@ export function webAppRoutes(distDir: string): Router {
   const root = resolve(distDir);
   const index = resolve(root, "index.html");
   if (!existsSync(index)) {
-    router.get("/", (_req, res) => {
+    router.get("/", routeLabel("/"), (_req, res) => {
       res.type("text").send("Smart Decision API is running. Build the web app with `npm run build -w web` to serve it here.");
     });
     return router;
   }
-  router.use(express.static(root, { index: false, maxAge: "1h" }));
+  // Labelled only when a file is served; a miss falls through to the pages.
+  router.use(express.static(root, { index: false, maxAge: "1h", setHeaders: (res) => labelRoute(res as express.Response, "web app asset") }));
   router.get(/^\/(?!api\/|v1\/|socket\.io\/).*/, (req, res) => {
-    res.status(isClientRoute(req.path) ? 200 : 404).sendFile(index);
+    const page = isClientRoute(req.path);
+    labelRoute(res, page ? "web app page" : UNMATCHED_ROUTE);
+    res.status(page ? 200 : 404).sendFile(index);
   });
   return router;
 }
