@@ -101,6 +101,9 @@ export const V1_HEADERS = {
   respondAsync: "respond-async",
 } as const;
 
+/** What the server accepts as an Idempotency-Key: 1 to 255 visible ASCII characters (no spaces), e.g. a UUID. */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
 /** The winning category's share of the valid vote weight (see V1EnsembleResponseSchema). */
 export function consensusScore(finalDecision: string | null, voteCounts: Readonly<Record<string, number>>): number {
   if (finalDecision === null) return 0;

@@ -1,12 +1,8 @@
 import type { z } from "zod";
 import {
   API_KEY_HEADER,
-  DecisionHistoryListResponseSchema,
   ErrorResponseSchema,
   V1_HEADERS,
-  V1AcceptedSchema,
-  V1DecisionStatusSchema,
-  V1EnsembleResponseSchema,
   type DecisionHistoryListResponse,
   type V1Accepted,
   type V1DecisionStatus,
@@ -16,6 +12,7 @@ import {
   type V1VoteStatus,
   type VoteEvent,
 } from "@sd/contracts";
+import { ENDPOINTS, endpointMethod, endpointPath } from "@sd/contracts/endpoints";
 import { ApiError, errorFor, SmartDecisionError, TimeoutError } from "./errors";
 import { requestIdFor, withLiveVotes } from "./live";
 
@@ -79,6 +76,10 @@ export type HistoryDecision = DecisionHistoryListResponse["decisions"][number];
 export type { VoteEvent };
 
 const DEFAULT_TIMEOUT_MS = 120_000;
+
+const ENSEMBLE = ENDPOINTS.createEnsembleDecision;
+const DECISION_STATUS = ENDPOINTS.getEnsembleDecision;
+const HISTORY = ENDPOINTS.listDecisionHistory;
 
 function environmentApiKey(): string | undefined {
   // Browsers have no process: there the key must be passed explicitly.
@@ -147,7 +148,8 @@ export class SmartDecision {
 
   /** A decision's state: `pending` while the models vote, then `complete` with its result. */
   async poll(decisionId: string, options: { signal?: AbortSignal } = {}): Promise<DecisionStatus> {
-    const { body } = await this.request("GET", `/v1/decisions/${encodeURIComponent(decisionId)}`, V1DecisionStatusSchema, { signal: options.signal });
+    const path = endpointPath(DECISION_STATUS, { id: decisionId });
+    const { body } = await this.request(endpointMethod(DECISION_STATUS), path, DECISION_STATUS.responses[200].body.schema, { signal: options.signal });
     return body;
   }
 
@@ -165,13 +167,12 @@ export class SmartDecision {
 
   /** A page of the key owner's decisions, newest first, and how many match in all (`total`). */
   async history(filters: HistoryFilters = {}, options: { signal?: AbortSignal } = {}): Promise<HistoryPage> {
-    const query = new URLSearchParams();
+    const query: Record<string, string | number | boolean | undefined> = {};
     for (const [name, value] of Object.entries(filters) as [keyof HistoryFilters, HistoryFilters[keyof HistoryFilters]][]) {
-      if (value === undefined) continue;
-      query.set(name, value instanceof Date ? value.toISOString() : String(value));
+      query[name] = value instanceof Date ? value.toISOString() : value;
     }
-    const search = query.size > 0 ? `?${query.toString()}` : "";
-    const { body } = await this.request("GET", `/v1/decision-history${search}`, DecisionHistoryListResponseSchema, { signal: options.signal });
+    const path = endpointPath(HISTORY, {}, query);
+    const { body } = await this.request(endpointMethod(HISTORY), path, HISTORY.responses[200].body.schema, { signal: options.signal });
     return body;
   }
 
@@ -193,8 +194,9 @@ export class SmartDecision {
     const headers: Record<string, string> = {};
     if (idempotencyKey !== undefined) headers[V1_HEADERS.idempotencyKey] = idempotencyKey;
     if (respondAsync) headers[V1_HEADERS.prefer] = V1_HEADERS.respondAsync;
-    const schema = respondAsync ? V1AcceptedSchema : V1EnsembleResponseSchema;
-    const answer = await this.request("POST", "/v1/ensemble", schema, { body, headers, signal });
+    // The 202 answer is the one `Prefer: respond-async` asks for; otherwise the decision itself (200).
+    const schema = respondAsync ? ENSEMBLE.responses[202].body.schema : ENSEMBLE.responses[200].body.schema;
+    const answer = await this.request(endpointMethod(ENSEMBLE), endpointPath(ENSEMBLE), schema, { body, headers, signal });
     return {
       value: answer.body as Async extends true ? AcceptedDecision : EnsembleResult,
       replayed: answer.headers.get("idempotent-replayed") === "true",

@@ -1,19 +1,12 @@
-import {
-  QueuesSessionResponseSchema,
-  RecentDecisionsResponseSchema,
-  SystemHealthSchema,
-  UsageStatsResponseSchema,
-  type AdminPeriod,
-  type RecentDecision,
-  type SystemHealth,
-  type UsageStats,
-} from "@sd/contracts";
-import { authorizedRequest, type AuthorizationSource } from "../api/authorized";
+import type { AdminPeriod, RecentDecision, SystemHealth, UsageStats } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
+import type { AuthorizationSource } from "../api/authorized";
 import { ApiError } from "../api/client";
+import { callEndpoint } from "../api/endpoint";
 
 /**
  * The admin dashboard's calls (the admin endpoints and the queue-view session), all
- * as the signed-in user, every answer parsed with the shared contract schemas.
+ * as the signed-in user, each through its endpoint definition (path, method, answer schema).
  */
 
 /** TanStack Query keys of the admin page; each holds the user id, so another user never sees them. */
@@ -26,19 +19,19 @@ export const adminKeys = {
 
 /** GET /api/admin/usage-stats?period= */
 export const fetchUsageStats = async (period: AdminPeriod, session: AuthorizationSource): Promise<UsageStats> =>
-  (await authorizedRequest("/api/admin/usage-stats", { query: { period }, schema: UsageStatsResponseSchema }, session)).stats;
+  (await callEndpoint(ENDPOINTS.adminUsageStats, { query: { period } }, session)).stats;
 
 /** GET /api/admin/recent-decisions?period=: newest first. */
 export const fetchRecentDecisions = async (period: AdminPeriod, session: AuthorizationSource): Promise<RecentDecision[]> =>
-  (await authorizedRequest("/api/admin/recent-decisions", { query: { period }, schema: RecentDecisionsResponseSchema }, session)).decisions;
+  (await callEndpoint(ENDPOINTS.adminRecentDecisions, { query: { period } }, session)).decisions;
 
 /** GET /api/admin/system-health?period= */
 export const fetchSystemHealth = (period: AdminPeriod, session: AuthorizationSource): Promise<SystemHealth> =>
-  authorizedRequest("/api/admin/system-health", { query: { period }, schema: SystemHealthSchema }, session);
+  callEndpoint(ENDPOINTS.adminSystemHealth, { query: { period } }, session);
 
 /** POST /api/admin/queues-session: sets the queue view's short-lived cookie; answers where the view is. */
 export const openQueuesSession = async (session: AuthorizationSource): Promise<string> =>
-  (await authorizedRequest("/api/admin/queues-session", { method: "POST", schema: QueuesSessionResponseSchema }, session)).url;
+  (await callEndpoint(ENDPOINTS.adminQueuesSession, {}, session)).url;
 
 /** The server refused the signed-in user as an admin (the server, not the client check, has the last word). */
 export const isForbidden = (error: unknown): boolean => error instanceof ApiError && error.status === 403;

@@ -1,12 +1,16 @@
-import { DecisionResponseSchema, type DecisionResponse } from "@sd/contracts";
-import { authorizedRequest, SignedOutError, type AuthorizationSource } from "../api/authorized";
-import { apiRequest } from "../api/client";
+import type { DecisionResponse } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
+import { SignedOutError, type AuthorizationSource } from "../api/authorized";
+import { callEndpoint, type EndpointRequest } from "../api/endpoint";
 
-/** The decision endpoints. */
+/** The decision endpoints' paths (both take the same body and answer the same decision). */
 export const DECISION_ENDPOINTS = {
-  authenticated: "/api/ensembled-llm-categorical-decision",
-  public: "/api/ensembled-llm-categorical-decision-public",
+  authenticated: ENDPOINTS.decide.path,
+  public: ENDPOINTS.decidePublic.path,
 } as const;
+
+/** A decision request's JSON body, as both decision endpoints accept it. */
+export type DecisionRequestInput = EndpointRequest<typeof ENDPOINTS.decide>["body"];
 
 /**
  * POSTs a decision request as the session allows: to the
@@ -15,14 +19,13 @@ export const DECISION_ENDPOINTS = {
  * when signed out, expired, or when that refresh fails. A non-2xx answer throws ApiError; a 2xx
  * answer that is not a decision response throws InvalidResponseError.
  */
-export async function postDecision(body: unknown, session: AuthorizationSource): Promise<DecisionResponse> {
-  const request = { method: "POST", body, schema: DecisionResponseSchema } as const;
+export async function postDecision(body: DecisionRequestInput, session: AuthorizationSource): Promise<DecisionResponse> {
   if (session.accessToken() !== null) {
     try {
-      return await authorizedRequest(DECISION_ENDPOINTS.authenticated, request, session);
+      return await callEndpoint(ENDPOINTS.decide, { body }, session);
     } catch (error) {
       if (!(error instanceof SignedOutError)) throw error;
     }
   }
-  return apiRequest(DECISION_ENDPOINTS.public, request);
+  return callEndpoint(ENDPOINTS.decidePublic, { body });
 }

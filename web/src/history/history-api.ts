@@ -1,14 +1,8 @@
-import {
-  DecisionHistoryDetailResponseSchema,
-  DecisionHistoryListResponseSchema,
-  HISTORY_MESSAGES,
-  ImageAssetListResponseSchema,
-  type DecisionHistoryItem,
-  type DecisionHistoryListResponse,
-  type ImageAsset,
-} from "@sd/contracts";
-import { authorizedRequest, type AuthorizationSource } from "../api/authorized";
-import { ApiError, apiRequest } from "../api/client";
+import { HISTORY_MESSAGES, type DecisionHistoryItem, type DecisionHistoryListResponse, type ImageAsset } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
+import type { AuthorizationSource } from "../api/authorized";
+import { ApiError } from "../api/client";
+import { callEndpoint } from "../api/endpoint";
 import type { HistoryFilters } from "./history-filters";
 
 /**
@@ -33,7 +27,7 @@ export class HistoryUnavailableError extends Error {
 
 /** GET /api/decision-history (bearer): one page of the signed-in user's decisions, newest first. */
 export async function fetchHistoryPage(query: Record<string, string>, session: AuthorizationSource): Promise<DecisionHistoryListResponse> {
-  const page = await authorizedRequest("/api/decision-history", { query, schema: DecisionHistoryListResponseSchema }, session);
+  const page = await callEndpoint(ENDPOINTS.listMyDecisions, { query }, session);
   if (!page.success) throw new HistoryUnavailableError(page.message.trim() || HISTORY_MESSAGES.fetchFailed);
   return page;
 }
@@ -44,7 +38,7 @@ export type DecisionDetailItem = DecisionHistoryItem;
 /** GET /api/decision-history/{id} (bearer). A 404, or an answer without a decision, is 'Decision not found'. */
 export async function fetchDecision(id: string, session: AuthorizationSource): Promise<DecisionDetailItem> {
   try {
-    const answer = await authorizedRequest(`/api/decision-history/${encodeURIComponent(id)}`, { schema: DecisionHistoryDetailResponseSchema }, session);
+    const answer = await callEndpoint(ENDPOINTS.getMyDecision, { params: { id } }, session);
     if (!answer.success) throw new ApiError(404, HISTORY_MESSAGES.notFound);
     return answer.decision;
   } catch (error) {
@@ -58,8 +52,6 @@ export async function fetchDecision(id: string, session: AuthorizationSource): P
  * session has a valid one and without it otherwise (the endpoint works either way).
  */
 export async function fetchDecisionImageAssets(decisionId: string, session: AuthorizationSource): Promise<ImageAsset[]> {
-  const path = `/api/image-assets/decision/${encodeURIComponent(decisionId)}`;
-  const request = { schema: ImageAssetListResponseSchema };
-  const answer = session.accessToken() ? await authorizedRequest(path, request, session) : await apiRequest(path, request);
+  const answer = await callEndpoint(ENDPOINTS.listDecisionImageAssets, { params: { id: decisionId } }, session);
   return answer.imageAssets;
 }

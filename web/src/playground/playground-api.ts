@@ -1,16 +1,15 @@
 import {
   DEFAULT_PROVIDERS,
   ENSEMBLE_LIMITS,
-  ProvidersResponseSchema,
-  SuggestionResponseSchema,
   type DecisionResponse,
   type EnsembleOptions,
   type ProvidersResponse,
   type Suggestion,
 } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { AuthorizationSource } from "../api/authorized";
-import { apiRequest } from "../api/client";
-import { postDecision } from "../auth/decision-request";
+import { callEndpoint } from "../api/endpoint";
+import { postDecision, type DecisionRequestInput } from "../auth/decision-request";
 import type { ModelInfo } from "./decision-run";
 import type { ModelCatalog } from "./ensemble-options";
 
@@ -32,7 +31,7 @@ export const DEFAULT_CATALOG: ModelCatalog = {
 
 /** GET /api/providers: every model a panel may name, the default panel and the default judge. */
 export async function fetchProviders(): Promise<ProvidersResponse> {
-  return apiRequest("/api/providers", { schema: ProvidersResponseSchema });
+  return callEndpoint(ENDPOINTS.listProviders, {});
 }
 
 /** The providers as TanStack Query holds them: one cache entry for every page that labels models (they change only with a restart). */
@@ -53,8 +52,8 @@ export interface DecisionRequestBody {
  * are none), then the ensemble options the user changed, so with the defaults the body is
  * byte for byte the one sent before ensemble modes existed.
  */
-export function decisionRequestBody({ images, ensemble, ...rest }: DecisionRequestBody): Record<string, unknown> {
-  return { ...rest, ...(images.length > 0 ? { images } : {}), ...ensemble };
+export function decisionRequestBody({ images, ensemble, ...rest }: DecisionRequestBody): DecisionRequestInput {
+  return { ...rest, categories: [...rest.categories], ...(images.length > 0 ? { images: [...images] } : {}), ...ensemble };
 }
 
 /**
@@ -74,6 +73,7 @@ export interface SuggestionRequestBody {
 
 /** POST /api/smart-suggestion-public: AI-suggested choices with their confidence. */
 export async function requestSuggestions(body: SuggestionRequestBody): Promise<Suggestion[]> {
-  const { suggestions } = await apiRequest("/api/smart-suggestion-public", { method: "POST", body, schema: SuggestionResponseSchema });
+  // Copies of the readonly lists, as the schema's input type asks; the JSON sent is the same.
+  const { suggestions } = await callEndpoint(ENDPOINTS.suggestCategories, { body: { ...body, images: [...body.images], existing_choices: [...body.existing_choices] } });
   return suggestions;
 }

@@ -1,4 +1,5 @@
 import { API_KEY_HEADER, LIMITS, SOCKET_EVENTS, V1_ENSEMBLE_RESPONSE_EXAMPLE, V1_HEADERS } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 
 /**
  * The developer guide's code samples, written against the API this product serves (README "API",
@@ -9,12 +10,13 @@ import { API_KEY_HEADER, LIMITS, SOCKET_EVENTS, V1_ENSEMBLE_RESPONSE_EXAMPLE, V1
  */
 
 export const API_PATHS = {
-  ensemble: "/v1/ensemble",
+  ensemble: ENDPOINTS.createEnsembleDecision.path,
+  /** Followed by the decision's id. */
   decisionStatus: "/v1/decisions",
-  history: "/v1/decision-history",
+  history: ENDPOINTS.listDecisionHistory.path,
   /** The playground's endpoint: no key needed (the landing page's quick start). */
-  decision: "/api/ensembled-llm-categorical-decision-public",
-  suggestion: "/api/smart-suggestion-public",
+  decision: ENDPOINTS.decidePublic.path,
+  suggestion: ENDPOINTS.suggestCategories.path,
 } as const;
 
 /** The SDK's published name and install line. */

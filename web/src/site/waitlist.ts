@@ -1,5 +1,6 @@
-import { WaitlistResponseSchema } from "@sd/contracts";
-import { ApiError, apiRequest } from "../api/client";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
+import { ApiError } from "../api/client";
+import { callEndpoint } from "../api/endpoint";
 
 /** Shown when the waitlist request fails without an answer from the server. */
 export const WAITLIST_NETWORK_ERROR = "Something went wrong. Please try again later.";
@@ -26,7 +27,7 @@ function refusal(error: unknown): WaitlistResult {
  */
 export async function joinWaitlist(email: string): Promise<WaitlistResult> {
   try {
-    const answer = await apiRequest("/api/email-request", { method: "POST", body: { email }, schema: WaitlistResponseSchema });
+    const answer = await callEndpoint(ENDPOINTS.joinWaitlist, { body: { email } });
     if (answer.success) return { ok: true, message: text(answer.message) ?? JOINED_FALLBACK };
     return { ok: false, message: text(answer.message) ?? WAITLIST_NETWORK_ERROR };
   } catch (error) {

@@ -23,12 +23,12 @@ export const error = (description: string, examples: Record<string, DocumentedEx
 
 export const RATE_LIMIT_HEADERS = z.object({
   "RateLimit-Policy": z.string().meta({
-    description: "The limit that applies (IETF draft-ietf-httpapi-ratelimit-headers-08): `q` requests per `w` seconds.",
-    example: '"default";q=60;w=60',
+    description: "The limit that applies (IETF draft-ietf-httpapi-ratelimit-headers-08): `q` requests per `w` seconds, counted per partition key `pk`.",
+    example: '"60-in-1min"; q=60; w=60; pk=:ZjMxYWM0NTBlMTU5:',
   }),
   RateLimit: z.string().meta({
     description: "What is left of it: `r` requests for the next `t` seconds.",
-    example: '"default";r=59;t=60',
+    example: '"60-in-1min"; r=59; t=60',
   }),
 });
 
@@ -54,6 +54,15 @@ export const unauthorized = error("Missing, malformed, expired or revoked bearer
 
 export const idParam = (description: string) => z.object({ id: z.string().meta({ description, example: EXAMPLE_IDS.decision }) });
 
+/** Every decision route refuses a new decision at once while its gateway has too many in flight. */
+export const busy = error(
+  "Too many decisions are in flight on this server: nothing was started; retry after Retry-After seconds.",
+  one("Busy", { detail: MESSAGES.overloaded }),
+  z.object({ "Retry-After": z.string().meta({ description: "Seconds to wait before sending the decision again.", example: "2" }) }),
+);
+
+export const storeFull = error("The store's disk is full: decisions are refused at once until there is room again (/ready says why).", one("Disk full", { detail: MESSAGES.cannotStore }));
+
 export function decisionErrors(access: Access): Record<number, DocumentedResponse> {
   const errors: Record<number, DocumentedResponse> = {
     400: error("The request is invalid: `detail` says what to fix (the web app also shows `title`).", {
@@ -67,7 +76,8 @@ export function decisionErrors(access: Access): Record<number, DocumentedRespons
     409: error("The request_id was already used: send a new UUID for each decision.", one("Reused request_id", exampleErrors.requestIdReused)),
     413: error("The images are too large.", one("Images too large", exampleErrors.imagesTooLarge)),
     429: tooManyRequests,
+    503: busy,
     504: error("The models took too long; the decision still completes and is stored.", one("Timed out", exampleErrors.timedOut)),
-    507: error("The store's disk is full: decisions are refused at once until there is room again (/ready says why).", one("Disk full", { detail: MESSAGES.cannotStore })),
+    507: storeFull,
   };
 }

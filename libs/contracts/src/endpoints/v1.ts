@@ -4,6 +4,7 @@ import {
   DecisionHistoryListResponseSchema,
   DecisionHistoryQuerySchema,
   FREE_TIER,
+  IDEMPOTENCY_KEY_PATTERN,
   V1_HEADERS,
   V1AcceptedSchema,
   V1DecisionStatusSchema,
@@ -19,7 +20,7 @@ import {
   exampleErrors,
   exampleHistoryPage,
 } from "./examples";
-import { json, one, error, RATE_LIMIT_HEADERS, REPLAY_HEADERS, ACCEPTED_HEADERS, RETRY_AFTER_HEADERS, idParam } from "./shared";
+import { busy, storeFull, json, one, error, RATE_LIMIT_HEADERS, REPLAY_HEADERS, ACCEPTED_HEADERS, RETRY_AFTER_HEADERS, idParam } from "./shared";
 import { defineEndpoint } from "./define";
 import type { DocumentedResponse } from "./define";
 
@@ -83,12 +84,17 @@ export const v1Endpoints = [
       [V1_HEADERS.prefer]: z
         .string()
         .optional()
-        .meta({ description: `\`${V1_HEADERS.respondAsync}\` answers 202 at once instead of waiting for the votes.`, example: V1_HEADERS.respondAsync }),
+        // No example: "Try it out" would pre-fill it, and every try would answer 202 instead of the decision.
+        .meta({ description: `Send \`${V1_HEADERS.respondAsync}\` to get 202 at once instead of waiting for the votes; leave empty to wait for the decision.` }),
       [V1_HEADERS.idempotencyKey]: z
         .string()
-        .max(255)
+        .regex(IDEMPOTENCY_KEY_PATTERN)
         .optional()
-        .meta({ description: "Any unique string (a UUID is a good choice) that makes retrying this POST safe.", example: EXAMPLE_IDS.request }),
+        // No example: a pre-filled key would make every later try with another body a 422.
+        .meta({
+          description:
+            "Optional. A new unique string (a UUID is a good choice) for each decision, sent again only when retrying that same request: the retry answers the first decision instead of running a second one. 1 to 255 visible ASCII characters, no spaces.",
+        }),
     }),
     body: json(V1EnsembleRequestSchema, {
       decision: { summary: "A question with three allowed answers", value: { prompt: EXAMPLE_QUESTION, valid_responses: EXAMPLE_CATEGORIES } },
@@ -112,10 +118,12 @@ export const v1Endpoints = [
       409: error("The request_id was already used: send a new UUID for each decision.", one("Reused request_id", exampleErrors.requestIdReused)),
       413: error("The images are too large.", one("Images too large", exampleErrors.imagesTooLarge)),
       422: error(`The ${V1_HEADERS.idempotencyKey} was already used with a different request body.`, one("Key reused", exampleErrors.idempotencyConflict)),
+      503: busy,
       504: error(
         `The models took too long; the decision still completes and is stored (use \`${V1_HEADERS.prefer}: ${V1_HEADERS.respondAsync}\` for long decisions).`,
         one("Timed out", exampleErrors.timedOut),
       ),
+      507: storeFull,
     },
   }),
   defineEndpoint({

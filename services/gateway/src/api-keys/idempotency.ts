@@ -1,20 +1,17 @@
 import { createHash } from "node:crypto";
 import type { Request } from "express";
-import { V1_HEADERS } from "@sd/contracts";
+import { IDEMPOTENCY_KEY_PATTERN, V1_HEADERS } from "@sd/contracts";
 import { deleteIfEqual, idempotencyKey as idempotencyRedisKey, type Redis } from "@sd/queue";
 import { HttpError } from "../http/errors";
 
 /** How long a retried request with the same Idempotency-Key returns the first decision. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
-/** Visible ASCII (0x21-0x7E), 1 to 255 characters. */
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-
 /** The request's Idempotency-Key, undefined without one; a malformed one is a 400. */
 export function readIdempotencyKey(req: Request): string | undefined {
   const value = req.get(V1_HEADERS.idempotencyKey);
   if (value === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY.test(value)) {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
     throw new HttpError(400, `${V1_HEADERS.idempotencyKey} must be 1 to 255 visible ASCII characters (no spaces), e.g. a UUID.`);
   }
   return value;
