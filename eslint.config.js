@@ -21,5 +21,5 @@ export default tseslint.config(
   },
   { files: ["web/**/*.{ts,tsx}"], languageOptions: { globals: { ...globals.browser } } },
   // Browser tests run in Node and drive the page through Playwright.
-  { files: ["web/e2e/**/*.ts"], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
+  { files: ["tests/browser/**/*.ts"], languageOptions: { globals: { ...globals.node, ...globals.browser } } },
 );

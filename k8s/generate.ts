@@ -5,7 +5,7 @@
  *
  *   npx tsx k8s/generate.ts
  *
- * services/all-in-one/src/k8s-manifests.test.ts fails while the committed files differ from
+ * tests/ops/k8s-manifests.test.ts fails while the committed files differ from
  * what this writes.
  */
 import { readFileSync, writeFileSync } from "node:fs";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ADMIN_MESSAGES, ADMIN_SOCKET_EVENTS, AUTH_MESSAGES, SOCKET_EVENTS, type JoinAck, type ThroughputEvent } from "@sd/contracts";
 import { useLiveSocketServer } from "./testing";
 
-/** token -> email; only ann is an admin. The gateway's real token check is tested in services/all-in-one. */
+/** token -> email; only ann is an admin. The gateway's real token check is tested in the system tests (tests/security). */
 const TOKENS = new Map([
   ["token-ann", "ann@example.com"],
   ["token-bob", "bob@example.com"],

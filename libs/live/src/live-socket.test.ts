@@ -7,7 +7,7 @@ import { pendingProgress } from "./progress";
 import { useLiveSocketServer } from "./testing";
 
 /**
- * The gateway's token check is its own (tested over HTTP and sockets in services/all-in-one); here
+ * The gateway's token check is its own (tested over HTTP and sockets by the system tests in tests/); here
  * a token table stands in for it: token -> the user it speaks for. "unavailable" fails like a Redis outage.
  */
 const TOKENS = new Map<string, string>([

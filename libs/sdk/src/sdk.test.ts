@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { API_KEY_MESSAGES, ApiKeySchema, MESSAGES, type AuthResponse, type VoteEvent } from "@sd/contracts";
-import { callApi, useStackWithMail } from "@sd/all-in-one/testing";
+import { callApi, useStackWithMail } from "@sd/testing";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import {
   AuthenticationError,
