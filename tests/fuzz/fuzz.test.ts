@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { API_KEY_HEADER, ApiKeySchema, DecisionResponseSchema, ImageAssetListResponseSchema } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { createRedis, type Redis } from "@sd/queue";
-import { EXAMPLE_IMAGE } from "@sd/gateway";
+import { EXAMPLE_IMAGE } from "@sd/contracts/endpoints";
 import { startTestOidcProvider, type TestOidcProvider } from "@sd/testing/accounts";
 import { POLLUTION_MARKER } from "@sd/testing/fuzz/bad-values";
 import { fuzzCatalogue, type FuzzTarget } from "@sd/testing/fuzz/catalogue";

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { OPERATIONS, type DocumentedOperation } from "@sd/gateway";
+import { ENDPOINT_LIST, type DocumentedOperation } from "@sd/contracts/endpoints";
 import { badJsonBodies, operatorInEveryStringField, rawBodies } from "./json-body";
 import { badForms, type MultipartRecipe } from "./multipart";
 import type { BodyRecipe, Caller, RequestRecipe } from "./recipe";
@@ -96,7 +96,7 @@ export interface Catalogue {
   missing: string[];
 }
 
-export function fuzzCatalogue(operations: readonly DocumentedOperation[] = OPERATIONS): Catalogue {
+export function fuzzCatalogue(operations: readonly DocumentedOperation[] = ENDPOINT_LIST): Catalogue {
   const missing: string[] = [];
   const targets = operations.flatMap((op): FuzzTarget[] => {
     const title = `${op.method.toUpperCase()} ${op.path}`;

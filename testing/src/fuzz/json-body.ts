@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { DocumentedBody } from "@sd/gateway";
+import type { DocumentedBody } from "@sd/contracts/endpoints";
 import { badJsonValue, DANGEROUS_KEYS, POLLUTION_MARKER } from "./bad-values";
 import { BODY_ENCODINGS, type BodyEncoding } from "../faults/heavy-bodies";
 import { Deep, deleteAt, setAt, toJsonText, type JsonPath, type Text } from "./tokens";

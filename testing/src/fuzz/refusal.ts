@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from "node:querystring";
-import type { DocumentedBody, DocumentedOperation } from "@sd/gateway";
+import type { DocumentedBody, DocumentedOperation } from "@sd/contracts/endpoints";
 import { formRefusal } from "./multipart";
 import type { Caller, RequestRecipe } from "./recipe";
 import type { WireRequest } from "./wire";

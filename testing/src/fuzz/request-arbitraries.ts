@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { DocumentedOperation } from "@sd/gateway";
+import type { DocumentedOperation } from "@sd/contracts/endpoints";
 import { unicodeString } from "./bad-values";
 import type { BodyRecipe, Caller, RequestRecipe } from "./recipe";
 import { rawBodies } from "./json-body";

@@ -1,6 +1,6 @@
 import { API_KEY_HEADER } from "@sd/contracts";
-import { EXAMPLE_IDS } from "@sd/gateway";
-import type { DocumentedOperation } from "@sd/gateway";
+import { EXAMPLE_IDS } from "@sd/contracts/endpoints";
+import type { DocumentedOperation } from "@sd/contracts/endpoints";
 import { compress } from "../faults/heavy-bodies";
 import { encodeForm } from "./multipart";
 import type { FuzzFixtures, RequestRecipe } from "./recipe";

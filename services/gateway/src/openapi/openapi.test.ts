@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { API_KEY_HEADER, ErrorResponseSchema, V1_HEADERS } from "@sd/contracts";
 import { buildOpenApiDocument, SECURITY_SCHEMES } from "./document";
-import { ENDPOINT_LIST as OPERATIONS } from "@sd/contracts/endpoints";
+import { ENDPOINT_LIST } from "@sd/contracts/endpoints";
 
 const document = buildOpenApiDocument();
 
@@ -16,18 +16,18 @@ describe("the OpenAPI document", () => {
   });
 
   it("has one operation per documented endpoint, each with a unique operationId and a summary", () => {
-    const ids = OPERATIONS.map((op) => op.operationId);
+    const ids = ENDPOINT_LIST.map((op) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    const keys = OPERATIONS.map((op) => `${op.method} ${op.path}`);
+    const keys = ENDPOINT_LIST.map((op) => `${op.method} ${op.path}`);
     expect(new Set(keys).size).toBe(keys.length);
-    for (const op of OPERATIONS) {
+    for (const op of ENDPOINT_LIST) {
       const documented = operationOf(op.path, op.method);
       expect(documented, `${op.method} ${op.path}`).toMatchObject({ operationId: op.operationId, summary: op.summary });
     }
   });
 
   it("declares every path parameter of every path template", () => {
-    for (const op of OPERATIONS) {
+    for (const op of ENDPOINT_LIST) {
       const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const parameters = (operationOf(op.path, op.method)?.parameters ?? []) as { in: string; name: string; required?: boolean }[];
       const declared = parameters.filter((p) => p.in === "path");
@@ -59,13 +59,13 @@ describe("the OpenAPI document", () => {
   });
 
   it("puts a 401 on every operation that needs a key or a token", () => {
-    for (const op of OPERATIONS.filter((o) => o.access === "api-key" || o.access === "bearer")) {
+    for (const op of ENDPOINT_LIST.filter((o) => o.access === "api-key" || o.access === "bearer")) {
       expect(Object.keys(op.responses), `${op.method} ${op.path}`).toContain("401");
     }
   });
 
   it("answers errors as {detail} wherever the route does", () => {
-    for (const op of OPERATIONS.filter((o) => !o.path.startsWith("/api/image-assets") && o.path !== "/api/email-request" && o.path !== "/ready")) {
+    for (const op of ENDPOINT_LIST.filter((o) => !o.path.startsWith("/api/image-assets") && o.path !== "/api/email-request" && o.path !== "/ready")) {
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) < 400) continue;
         expect(response.body?.schema, `${op.method} ${op.path} ${status}`).toBe(ErrorResponseSchema);
@@ -75,7 +75,7 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the documented examples", () => {
-  const cases = OPERATIONS.flatMap((op) => [
+  const cases = ENDPOINT_LIST.flatMap((op) => [
     ...Object.entries(op.body?.examples ?? {}).map(([name, example]) => ({ where: `${op.method} ${op.path} request ${name}`, schema: op.body!.schema, value: example.value, io: "input" as const })),
     ...Object.entries(op.responses).flatMap(([status, response]) =>
       Object.entries(response.body?.examples ?? {}).map(([name, example]) => ({
@@ -88,7 +88,7 @@ describe("the documented examples", () => {
   ]);
 
   it("exist for every request body and every answer with a body", () => {
-    for (const op of OPERATIONS) {
+    for (const op of ENDPOINT_LIST) {
       if (op.body) expect(Object.keys(op.body.examples).length, `${op.method} ${op.path}`).toBeGreaterThan(0);
       for (const [status, response] of Object.entries(op.responses)) {
         if (response.body) expect(Object.keys(response.body.examples).length, `${op.method} ${op.path} ${status}`).toBeGreaterThan(0);
@@ -104,7 +104,7 @@ describe("the documented examples", () => {
   });
 
   it("are what the document shows", () => {
-    for (const op of OPERATIONS) {
+    for (const op of ENDPOINT_LIST) {
       const documented = operationOf(op.path, op.method)!;
       if (op.body) {
         const content = (documented.requestBody as { content: Record<string, { examples: Json }> }).content;
