@@ -148,6 +148,21 @@ describe("operations endpoints", () => {
     expect(metrics).toContain("sd_http_request_duration_seconds");
   });
 
+  it("labels each request with its route template, errors answered by the error handler included, and every unmatched path alike", async () => {
+    await fetch(`${stack.url}/v1/ensemble`, { method: "POST" });
+    await fetch(`${stack.url}/api/image-assets/no-such-image`);
+    await fetch(`${stack.url}/api/decision-history/no-such-decision`);
+    await fetch(`${stack.url}/no/such/path-${Date.now()}`);
+    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const routes = new Set([...metrics.matchAll(/sd_http_request_duration_seconds_count\{[^}]*route="([^"]*)"/g)].map((match) => match[1]));
+    expect(metrics).toMatch(/sd_http_request_duration_seconds_count\{method="POST",route="\/v1\/ensemble",status="401"\} [1-9]/);
+    expect(metrics).toMatch(/sd_http_request_duration_seconds_count\{method="GET",route="\/api\/image-assets\/\{id\}",status="404"\} [1-9]/);
+    expect(metrics).toMatch(/sd_http_request_duration_seconds_count\{method="GET",route="\/api\/decision-history\/\{id\}",status="401"\} [1-9]/);
+    expect(metrics).toMatch(/sd_http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} [1-9]/);
+    // Only templates and fixed names: no raw path, no regex source.
+    expect([...routes].filter((route) => /no-such|path-\d|\\|\^/.test(route!))).toEqual([]);
+  });
+
   it("answers unknown API paths with a JSON 404", async () => {
     const response = await fetch(`${stack.url}/api/nope`);
     expect(response.status).toBe(404);

@@ -14,9 +14,11 @@ import {
   V1AcceptedSchema,
   V1DecisionStatusSchema,
   V1EnsembleResponseSchema,
+  V1_HEADERS,
   type AuthResponse,
   type V1EnsembleResponse,
 } from "@sd/contracts";
+import { ENDPOINTS } from "@sd/contracts/endpoints";
 import { startGateway, type Gateway } from "@sd/gateway";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { createLogger } from "@sd/telemetry";
@@ -214,6 +216,24 @@ describe("the public API on one deployment", () => {
       const result = V1EnsembleResponseSchema.parse(answer.body);
       expect(byName(result)).toEqual(byName(scriptedResult(result.decision_id)));
       expect(emulator.calls()).toHaveLength(3);
+    });
+
+    it("sends the rate-limit headers exactly as the API document shows them, and refuses an Idempotency-Key the document's pattern refuses", async () => {
+      const key = await alice.newKey();
+      const answer = await v1("/v1/decision-history", { key: key.value });
+      const documented = ENDPOINTS.createEnsembleDecision.responses[200].headers.shape;
+      // Numbers and the partition key differ per caller; everything else is the header's real form.
+      const form = (value: string | null | undefined) => value?.replace(/\d+/g, "N").replace(/pk=:[^:]*:/, "pk=:K:");
+      for (const name of ["RateLimit", "RateLimit-Policy"] as const) {
+        expect(form(answer.headers.get(name)), name).toBe(form(documented[name].meta()?.example as string));
+      }
+      const pattern = ENDPOINTS.createEnsembleDecision.headers.shape[V1_HEADERS.idempotencyKey];
+      for (const idempotencyKey of ["with space", "tab\tinside", "x".repeat(256)]) {
+        expect(pattern.safeParse(idempotencyKey).success, idempotencyKey).toBe(false);
+        const refused = await v1(ENSEMBLE, { key: key.value, headers: { [V1_HEADERS.idempotencyKey]: idempotencyKey }, body: { prompt: "Tea?", valid_responses: ["Yes", "No"] } });
+        expect(refused.status, idempotencyKey).toBe(400);
+      }
+      expect(pattern.safeParse(randomUUID()).success).toBe(true);
     });
 
     it("says which vote early quorum skipped (status skipped) and which failed (status error), in the answer and at GET /v1/decisions/{id}", async () => {
