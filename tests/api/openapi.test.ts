@@ -5,8 +5,8 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_HEADER, API_KEY_MESSAGES } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
-import { testEnv } from "@sd/testing/env";
-import { startStack, type InProcessStack } from "@sd/testing/stack";
+import { callApi } from "@sd/testing/history";
+import { useStackWithMail } from "@sd/testing/stack-with-mail";
 
 /**
  * The OpenAPI document against the gateway that serves it: every route the running app mounts
@@ -23,14 +23,7 @@ if (browserUnavailable) console.warn(`Skipping the /docs browser test: ${browser
 const EXTERNAL_PATHS = ["/decision-history", "/health"];
 
 const emulator = useEmulator();
-let stack: InProcessStack;
-
-beforeAll(async () => {
-  stack = await startStack(testEnv(emulator.url));
-});
-afterAll(async () => {
-  await stack?.close();
-});
+const stack = useStackWithMail(emulator);
 
 interface RouteLayer {
   rawPath?: string | RegExp | (string | RegExp)[];
@@ -224,6 +217,41 @@ describe("GET /docs", () => {
       expect(violations).toEqual([]);
       expect(await page.evaluate("window.cspViolations")).toEqual([]);
       expect(errors).toEqual([]);
+      await context.close();
+    });
+
+    it("makes a new decision on every Execute of POST /v1/ensemble, whatever the body: nothing pre-filled asks for 202 or replays a key", async () => {
+      const auth = await stack.signIn();
+      const created = await callApi(stack.url, "/api/api-keys", auth.tokens.access_token, { body: { name: "docs" } });
+      expect(created.status, created.text).toBe(201);
+      const apiKey = String(created.body.keyvalue);
+
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${stack.url}/docs`);
+      await page.getByRole("button", { name: /Authorize/ }).first().click();
+      const keyDialog = page.locator(".auth-container").filter({ hasText: API_KEY_HEADER });
+      await keyDialog.locator("input").fill(apiKey);
+      await keyDialog.getByRole("button", { name: "Apply credentials" }).click();
+      await page.locator(".modal-ux").getByRole("button", { name: "Close" }).first().click();
+
+      const ensemble = page.locator(".opblock").filter({ has: page.locator('.opblock-summary-path[data-path="/v1/ensemble"]') });
+      await ensemble.locator(".opblock-summary").click();
+      await ensemble.getByRole("button", { name: "Try it out" }).click();
+      // The optional headers start empty.
+      for (const input of await ensemble.locator(".parameters input").all()) expect(await input.inputValue()).toBe("");
+
+      const decisions: { status: number; body: Record<string, unknown> }[] = [];
+      for (const prompt of ["Tea or coffee?", "Ship on Friday?"]) {
+        await ensemble.locator("textarea.body-param__text").fill(JSON.stringify({ prompt, valid_responses: ["Yes", "No"] }));
+        const answered = page.waitForResponse((response) => new URL(response.url()).pathname === "/v1/ensemble" && response.request().method() === "POST");
+        await ensemble.getByRole("button", { name: "Execute" }).click();
+        const response = await answered;
+        decisions.push({ status: response.status(), body: (await response.json()) as Record<string, unknown> });
+      }
+      expect(decisions.map((d) => d.status)).toEqual([200, 200]);
+      expect(decisions[0]!.body.decision_id).not.toBe(decisions[1]!.body.decision_id);
+      expect(decisions.every((d) => typeof d.body.ensemble_decision === "string")).toBe(true);
       await context.close();
     });
   });
