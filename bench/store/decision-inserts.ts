@@ -8,7 +8,7 @@
  *   BENCH_INSERTS=5000 BENCH_WARMUP=500 BENCH_CONCURRENCY=1,20,100,200 npm run bench:store
  */
 import type { StoredDecision } from "@sd/contracts";
-import { createDecisionRepository, decisionsCollection, type DecisionDocument, type DecisionRepository } from "@sd/store";
+import { createDecisionRepository, decisionRollupsCollection, decisionsCollection, type DecisionDocument, type DecisionRepository, type RollupDocument } from "@sd/store";
 import { toDecisionDocument } from "@sd/store/decisions/mapping";
 import { EmbeddedCollection } from "@sd/store/drivers/embedded/embedded-collection";
 import { sampleDecision } from "@sd/store/testing/sample-decision";
@@ -43,7 +43,9 @@ interface Measured {
 
 async function measure(dataDir: string, path: WritePath, concurrency: number): Promise<Measured> {
   let collection = await EmbeddedCollection.open<DecisionDocument>(decisionsCollection, dataDir);
-  const decisions = createDecisionRepository(collection);
+  // The admin statistics' rollups are written as the product writes them, batched after the inserts.
+  const rollups = await EmbeddedCollection.open<RollupDocument>(decisionRollupsCollection, dataDir);
+  const decisions = createDecisionRepository(collection, rollups);
   let next = 0;
   const insertUpTo = async (end: number, latencies: number[] | null) => {
     const client = async () => {
@@ -70,7 +72,8 @@ async function measure(dataDir: string, path: WritePath, concurrency: number): P
   const cpu = process.cpuUsage(cpuBefore);
   const flushesAfter = collection.journalFlushes;
 
-  await collection.close();
+  await decisions.flushed();
+  await Promise.all([collection.close(), rollups.close()]);
   collection = await EmbeddedCollection.open<DecisionDocument>(decisionsCollection, dataDir);
   const replayed = (await collection.countDocuments({})) === WARMUP + INSERTS;
   await collection.close();

@@ -39,6 +39,12 @@ export interface UpdateResult {
   upsertedId: string | null;
 }
 
+/** An update of the document with this `_id` (see `Collection.upsertMany`). */
+export interface IdUpdate {
+  id: string;
+  update: Update;
+}
+
 export interface Collection<TDoc extends BaseDocument> {
   readonly name: string;
   /** Inserts a document; rejects with `code: 11000` when a unique index is violated. */
@@ -55,6 +61,21 @@ export interface Collection<TDoc extends BaseDocument> {
   /** With a projection the documents only carry the projected fields. */
   find(filter: Filter, options?: FindOptions): Promise<TDoc[]>;
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
+  /**
+   * Updates the first document matching `filter` and resolves to that document as it was before
+   * the update (null when none matched; nothing is upserted). Read and update are one atomic step,
+   * so concurrent callers each see the state their own update started from.
+   */
+  findOneAndUpdate(filter: Filter, update: Update): Promise<TDoc | null>;
+  /**
+   * Applies each update to the document with its `_id`, creating the document when there is none
+   * (as `updateOne` with `upsert` does), in order. The embedded store writes them all in one
+   * journal flush; MongoDB runs them as one ordered bulk write. Not a transaction: after a crash
+   * a prefix of them may be applied, never a later one without the earlier ones. Like
+   * `insertOnePrevalidated`, only for updates built in code whose results the schema stores as
+   * they are (counters): the embedded store skips the schema's cast and validation.
+   */
+  upsertMany(writes: readonly IdUpdate[]): Promise<void>;
   /** Resolves to the number of deleted documents. */
   deleteMany(filter: Filter): Promise<number>;
   countDocuments(filter?: Filter): Promise<number>;

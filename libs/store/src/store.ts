@@ -1,5 +1,6 @@
 import { decisionsCollection } from "./decisions/schema";
-import { createDecisionRepository, type DecisionRepository } from "./decisions/repository";
+import { openDecisionRepository, SHARED_STORE_SETTLE_MS, type DecisionRepository } from "./decisions/repository";
+import { decisionRollupsCollection } from "./decisions/rollup-schema";
 import { applicationsCollection, createApplicationRepository, type ApplicationRepository } from "./applications";
 import { createWaitlistRepository, waitlistCollection, type WaitlistRepository } from "./waitlist";
 import { createUserRepository, usersCollection, type UserRepository } from "./users";
@@ -54,7 +55,11 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     // Opened once: the embedded driver keeps one in-memory copy per open collection.
     const imageAssets = await driver.openCollection(imageAssetsCollection);
     const repositories = {
-      decisions: createDecisionRepository(await driver.openCollection(decisionsCollection)),
+      // The embedded store's data dir is locked to this process, so nothing else writes decisions
+      // and every day's rollups can be checked at open; MongoDB may have other writers.
+      decisions: await openDecisionRepository(await driver.openCollection(decisionsCollection), await driver.openCollection(decisionRollupsCollection), {
+        settleMs: driver.kind === "embedded" ? 0 : SHARED_STORE_SETTLE_MS,
+      }),
       waitlist: createWaitlistRepository(await driver.openCollection(waitlistCollection)),
       applications: createApplicationRepository(await driver.openCollection(applicationsCollection)),
       users: createUserRepository(await driver.openCollection(usersCollection)),
@@ -77,6 +82,7 @@ function storeOn(driver: StoreDriver, repositories: Omit<Store, "ping" | "close"
     ...repositories,
     ping: () => driver.ping(),
     storage: driver.storage,
-    close: () => (closing ??= driver.close()),
+    // Rollup changes still being written go out first (a lost one would only be rebuilt at the next open).
+    close: () => (closing ??= repositories.decisions.flushed().then(() => driver.close())),
   };
 }

@@ -1,11 +1,10 @@
 import { PERIOD_HOURS, type AdminPeriod, type RecentDecision, type UsageStats } from "@sd/contracts";
-import type { Pipeline } from "../collection";
 
 /**
- * The admin dashboard's statistics, each one aggregation pipeline run unchanged by both drivers
- * (MongoDB and mingo) so both give the same numbers. The pipelines only count and sum; rounding is
- * done here in JavaScript, so the drivers' rounding rules (MongoDB's `$round` rounds half to even)
- * cannot make them disagree.
+ * The admin dashboard's statistics: what they mean, and how their figures are shaped. The figures
+ * come from the rollups (`rollup-stats.ts`), read the same way on both drivers; rounding is done
+ * here in JavaScript. `testing/admin-stats-reference.ts` computes them by a full scan instead, as
+ * aggregation pipelines, which is what the rollups' answers are checked against.
  * - The period window includes both ends; decisions stamped after `now` (a skewed clock) are not counted.
  * - daily_usage always covers the last 7 UTC days, whatever the period, so the Trends tab shows a week.
  * - active_users ends with one "anonymous" row for all anonymous decisions, placed by its count.
@@ -37,14 +36,14 @@ export interface HealthFigures {
   avg_processing_time_ms: number;
 }
 
-interface Bounds {
+export interface Bounds {
   from: Date;
   to: Date;
   hourAgo: Date;
   trendFrom: Date;
 }
 
-function boundsOf({ period, now }: StatsWindow): Bounds {
+export function boundsOf({ period, now }: StatsWindow): Bounds {
   const to = new Date(now.getTime());
   const startOfToday = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   return {
@@ -55,70 +54,8 @@ function boundsOf({ period, now }: StatsWindow): Bounds {
   };
 }
 
-/** True when the decision has any model error (an empty or missing `error_details` is none). */
-const HAS_ERROR = { $gt: [{ $size: { $objectToArray: { $ifNull: ["$error_details", {}] } } }, 0] };
-const countIf = (condition: unknown) => ({ $sum: { $cond: [condition, 1, 0] } });
-
-/**
- * Usage stats in one round trip: a leading `$match` on the timestamp range (which an index on
- * `timestamp` serves on MongoDB), then one `$facet` per figure group. The range covers the period
- * and the trend's 7 days; each facet keeps the part it counts.
- */
-export function usageStatsPipeline(window: StatsWindow): Pipeline {
-  const { from, to, hourAgo, trendFrom } = boundsOf(window);
-  const earliest = from < trendFrom ? from : trendFrom;
-  const inPeriod = { $match: { timestamp: { $gte: from, $lte: to } } };
-  return [
-    { $match: { timestamp: { $gte: earliest, $lte: to } } },
-    {
-      $facet: {
-        summary: [
-          inPeriod,
-          {
-            $group: {
-              _id: null,
-              total: { $sum: 1 },
-              last_hour: countIf({ $gte: ["$timestamp", hourAgo] }),
-              with_errors: countIf(HAS_ERROR),
-              with_results: countIf({ $and: [{ $ne: [{ $ifNull: ["$final_decision", null] }, null] }, { $not: [HAS_ERROR] }] }),
-              authenticated: countIf({ $eq: ["$is_authenticated", true] }),
-              users: { $addToSet: { $cond: [{ $eq: ["$is_authenticated", true] }, { $ifNull: ["$user_id", null] }, null] } },
-              ips: { $addToSet: { $ifNull: ["$user_ip", null] } },
-              processing_ms: { $sum: { $ifNull: ["$processing_time_ms", 0] } },
-            },
-          },
-        ],
-        top_categories: [
-          inPeriod,
-          { $match: { final_decision: { $ne: null } } },
-          { $group: { _id: "$final_decision", count: { $sum: 1 } } },
-          { $sort: { count: -1, _id: 1 } },
-          { $limit: TOP_CATEGORIES_LIMIT },
-        ],
-        daily_usage: [
-          { $match: { timestamp: { $gte: trendFrom } } },
-          { $group: { _id: { $dateToString: { format: "%Y-%m-%d", date: "$timestamp" } }, count: { $sum: 1 } } },
-        ],
-        active_users: [
-          inPeriod,
-          { $match: { is_authenticated: true } },
-          { $group: { _id: "$user_id", count: { $sum: 1 }, email: { $max: "$user_email" } } },
-          { $sort: { count: -1, _id: 1 } },
-          { $limit: ACTIVE_USERS_LIMIT },
-        ],
-        active_ips: [
-          inPeriod,
-          { $match: { is_authenticated: false, user_ip: { $ne: null } } },
-          { $group: { _id: "$user_ip", count: { $sum: 1 } } },
-          { $sort: { count: -1, _id: 1 } },
-          { $limit: ACTIVE_IPS_LIMIT },
-        ],
-      },
-    },
-  ];
-}
-
-interface UsageFacets {
+/** What the usage-stats figures are shaped from (once the result document of a full-scan pipeline). */
+export interface UsageFacets {
   summary: {
     total: number;
     last_hour: number;
@@ -135,7 +72,7 @@ interface UsageFacets {
   active_ips: { _id: string; count: number }[];
 }
 
-/** Shapes the pipeline's one result document into the contract's `UsageStats`. */
+/** Shapes the figures into the contract's `UsageStats`. */
 export function toUsageStats(window: StatsWindow, facets: UsageFacets | undefined): UsageStats {
   const summary = facets?.summary[0];
   const total = summary?.total ?? 0;
@@ -187,31 +124,8 @@ export function toUsageStats(window: StatsWindow, facets: UsageFacets | undefine
   };
 }
 
-/** Recent Activity: the period's decisions, newest first (`_id` breaks ties), at most 100, as listed. */
-export function recentDecisionsPipeline(window: StatsWindow): Pipeline {
-  const { from, to } = boundsOf(window);
-  return [
-    { $match: { timestamp: { $gte: from, $lte: to } } },
-    { $sort: { timestamp: -1, _id: -1 } },
-    { $limit: RECENT_DECISIONS_LIMIT },
-    {
-      $project: {
-        _id: 1,
-        question: 1,
-        timestamp: 1,
-        user_email: 1,
-        user_ip: 1,
-        ensemble_mode: 1,
-        processing_time_ms: 1,
-        categories: 1,
-        final_decision: 1,
-        error_details: 1,
-      },
-    },
-  ];
-}
-
-interface RecentRow {
+/** A decision as Recent Activity lists it, before shaping. */
+export interface RecentRow {
   _id: string;
   question: string;
   timestamp: Date;
@@ -239,24 +153,15 @@ export function toRecentDecision(row: RecentRow): RecentDecision {
   };
 }
 
-/** The figures system health needs, in one `$group` over the period. */
-export function healthFiguresPipeline(window: StatsWindow): Pipeline {
-  const { from, to, hourAgo } = boundsOf(window);
-  return [
-    { $match: { timestamp: { $gte: from, $lte: to } } },
-    {
-      $group: {
-        _id: null,
-        total: { $sum: 1 },
-        last_hour: countIf({ $gte: ["$timestamp", hourAgo] }),
-        with_errors: countIf(HAS_ERROR),
-        processing_ms: { $sum: { $ifNull: ["$processing_time_ms", 0] } },
-      },
-    },
-  ];
+/** What the health figures are shaped from. */
+export interface HealthRow {
+  total: number;
+  last_hour: number;
+  with_errors: number;
+  processing_ms: number;
 }
 
-export function toHealthFigures(row: { total: number; last_hour: number; with_errors: number; processing_ms: number } | undefined): HealthFigures {
+export function toHealthFigures(row: HealthRow | undefined): HealthFigures {
   const total = row?.total ?? 0;
   return {
     decisions_in_period: total,

@@ -1,5 +1,15 @@
 export { decisionSchema, decisionsCollection, type DecisionDocument, type VoteCountEntry } from "./schema";
-export { createDecisionRepository, DecisionNotFoundError, type DecisionPage, type DecisionRepository, type LateVoteFields } from "./repository";
+export {
+  createDecisionRepository,
+  DecisionNotFoundError,
+  openDecisionRepository,
+  SHARED_STORE_SETTLE_MS,
+  type DecisionPage,
+  type DecisionRepository,
+  type DecisionRepositoryOptions,
+  type LateVoteFields,
+} from "./repository";
+export { decisionRollupsCollection, rollupSchema, type RollupDocument } from "./rollup-schema";
 export type { DecisionListQuery } from "./list-query";
 export {
   ACTIVE_IPS_LIMIT,

@@ -17,6 +17,7 @@ import { sampleDecision } from "../testing/sample-decision";
 import { makeTempDir } from "../testing/temp-dir";
 import { toDecisionDocument } from "./mapping";
 import { createDecisionRepository } from "./repository";
+import { decisionRollupsCollection, rollupSchema, type RollupDocument } from "./rollup-schema";
 import { decisionSchema, decisionsCollection, type DecisionDocument } from "./schema";
 
 /**
@@ -89,6 +90,7 @@ interface DriverUnderTest {
 
 /** The same schema under another name: a collection written the old way, through the cast. */
 const castDecisionsCollection = defineCollection<DecisionDocument>("decisions_cast", decisionSchema);
+const castRollupsCollection = defineCollection<RollupDocument>("decision_rollups_cast", rollupSchema);
 
 function describeSameDocumentBothWays(driverName: string, open: () => Promise<DriverUnderTest>): void {
   describe(`a prevalidated decision insert stores what the cast stores (${driverName})`, () => {
@@ -102,8 +104,8 @@ function describeSameDocumentBothWays(driverName: string, open: () => Promise<Dr
       subject = await open();
       const prevalidated = await subject.driver.openCollection(decisionsCollection);
       const cast: Collection<DecisionDocument> = await subject.driver.openCollection(castDecisionsCollection);
-      const repository = createDecisionRepository(prevalidated);
-      const castRepository = createDecisionRepository(cast);
+      const repository = createDecisionRepository(prevalidated, await subject.driver.openCollection(decisionRollupsCollection));
+      const castRepository = createDecisionRepository(cast, await subject.driver.openCollection(castRollupsCollection));
       for (const decision of decisions) {
         expect(await repository.insertOnce(decision), decision.id).toBe(true);
         // The way every insert went before: mongoose casts and validates the document.
@@ -121,7 +123,7 @@ function describeSameDocumentBothWays(driverName: string, open: () => Promise<Dr
 
     it("still refuses a duplicate id with 11000, as insertOnce's false", async () => {
       subject = await open();
-      const repository = createDecisionRepository(await subject.driver.openCollection(decisionsCollection));
+      const repository = createDecisionRepository(await subject.driver.openCollection(decisionsCollection), await subject.driver.openCollection(decisionRollupsCollection));
       expect(await repository.insertOnce(sampleDecision())).toBe(true);
       expect(await repository.insertOnce(sampleDecision({ question: "Again?" }))).toBe(false);
       expect((await repository.findById("dec-1"))?.question).toBe("Which language should we use?");

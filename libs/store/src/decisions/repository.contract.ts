@@ -1,6 +1,7 @@
-import type { StoredDecision } from "@sd/contracts";
+import { ADMIN_PERIODS, PERIOD_HOURS, type StoredDecision } from "@sd/contracts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StoreUnderTest } from "../testing/both-drivers";
+import { AdminStatsReference } from "../testing/admin-stats-reference";
 import { sampleDecision } from "../testing/sample-decision";
 import { DecisionNotFoundError, type DecisionRepository } from "./repository";
 
@@ -554,6 +555,110 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
           decisions_with_errors: 0,
           avg_processing_time_ms: 0,
         });
+      });
+    });
+
+    describe("admin statistics from the rollups, against a full scan", () => {
+      const H = 3_600_000;
+      const D = 24 * H;
+      const NOW = Date.parse("2025-03-10T12:34:56.789Z");
+      const users = ["ann", "b.o$b", "$x", "__proto__", "", null];
+      const ips = ["10.0.0.1", "10.0.0.2", "192.0.2.1", "", null];
+      const categories = ["Go", "a.b", "$set", "__proto__", "Rust", null];
+      const emails = ["zed@example.com", "amy@example.com", null];
+
+      /** Instants on and around every edge a window of any period can have, for a few `now`s. */
+      function edgeInstants(nows: number[]): number[] {
+        const instants = new Set<number>();
+        for (const now of nows) {
+          const today = Math.floor(now / D) * D;
+          for (const period of ADMIN_PERIODS) {
+            const from = now - PERIOD_HOURS[period] * H;
+            for (const edge of [from, Math.ceil(from / H) * H, Math.ceil(from / D) * D, now - H, Math.floor(now / H) * H, today, today - 6 * D, now]) {
+              for (const shift of [-1, 0, 1, 17 * 60_000]) instants.add(edge + shift);
+            }
+          }
+        }
+        return [...instants].sort((a, b) => a - b);
+      }
+
+      /** Decisions at `instants`, two at some (an id breaks their tie), with every kind of user, IP, category and error. */
+      function decisionsAt(instants: number[], prefix: string): StoredDecision[] {
+        const made: StoredDecision[] = [];
+        instants.forEach((time, n) => {
+          for (let copy = 0; copy < (n % 5 === 0 ? 2 : 1); copy += 1) {
+            const k = n * 2 + copy;
+            const userId = users[k % users.length] ?? null;
+            const signedIn = k % 7 !== 3 && (userId !== null || k % 3 === 0);
+            made.push(
+              sampleDecision({
+                id: `${prefix}${String(k).padStart(4, "0")}`,
+                timestamp: new Date(time),
+                is_authenticated: signedIn,
+                user_id: signedIn ? userId : null,
+                user_email: signedIn ? (emails[k % emails.length] ?? null) : null,
+                user_ip: ips[k % ips.length] ?? null,
+                final_decision: categories[k % categories.length] ?? null,
+                error_details: k % 4 === 1 ? { claude: "timeout" } : k % 9 === 2 ? { openai: "x", gemini: "y" } : {},
+                processing_time_ms: 100 + ((k * 37) % 1000),
+                ensemble_mode: k % 2 === 0 ? "majority_voting" : "judge",
+              }),
+            );
+          }
+        });
+        return made;
+      }
+
+      async function expectSameAsFullScan(stored: StoredDecision[], nows: number[]) {
+        const reference = new AdminStatsReference(stored);
+        for (const now of nows) {
+          for (const period of ADMIN_PERIODS) {
+            const window = { period, now: new Date(now) };
+            const at = `${period} at ${new Date(now).toISOString()}`;
+            expect(await decisions.usageStats(window), at).toEqual(reference.usageStats(window));
+            expect(await decisions.healthFigures(window), at).toEqual(reference.healthFigures(window));
+            expect(await decisions.recentDecisions(window), at).toEqual(reference.recentDecisions(window));
+          }
+        }
+      }
+
+      const nows = [NOW, Math.floor(NOW / H) * H, Math.floor(NOW / D) * D, Math.floor(NOW / D) * D + 1, NOW + 3 * D];
+
+      it("answers what a full scan answers at every hour and day edge of every period", async () => {
+        const stored = decisionsAt(edgeInstants(nows), "e");
+        for (const decision of stored) expect(await decisions.insertOnce(decision)).toBe(true);
+        await expectSameAsFullScan(stored, nows);
+      });
+
+      it("counts concurrent inserts once each, and a repeated insert not again", async () => {
+        const stored = decisionsAt(edgeInstants([NOW]), "c");
+        expect(await Promise.all(stored.map((decision) => decisions.insertOnce(decision)))).toEqual(stored.map(() => true));
+        expect(await Promise.all(stored.slice(0, 20).map((decision) => decisions.insertOnce(decision)))).toEqual(stored.slice(0, 20).map(() => false));
+        await expectSameAsFullScan(stored, [NOW]);
+      });
+
+      it("counts a decision written into an hour or day already read, with its users, IPs and categories", async () => {
+        const first = decisionsAt(edgeInstants([NOW]), "r").slice(0, 80);
+        for (const decision of first) await decisions.insertOnce(decision);
+        await expectSameAsFullScan(first, [NOW]);
+        // Written late (a decision is stamped when it was asked): into buckets the statistics above read.
+        const late = decisionsAt(edgeInstants([NOW]), "late").slice(0, 80).map((decision) => ({ ...decision, user_id: decision.user_id && `${decision.user_id}-new`, user_ip: "198.51.100.7", final_decision: "Late" }));
+        for (const decision of late) await decisions.insertOnce(decision);
+        await expectSameAsFullScan([...first, ...late], [NOW]);
+      });
+
+      it("follows late votes that add and clear errors", async () => {
+        const stored = decisionsAt(edgeInstants([NOW]), "l").slice(0, 60);
+        for (const decision of stored) await decisions.insertOnce(decision);
+        const late = { response: "Go", raw: "Go.", confidence: 0.5, model_version: "v2" };
+        await Promise.all(
+          stored.flatMap((decision, n) => [
+            decisions.applyLateVote(decision.id, "claude", { ...late, error: n % 3 === 0 ? "late timeout" : null }),
+            decisions.applyLateVote(decision.id, "mistral", { ...late, error: n % 4 === 0 ? "refused" : null }),
+          ]),
+        );
+        const current = await Promise.all(stored.map(async (decision) => (await decisions.findById(decision.id)) as StoredDecision));
+        await expectSameAsFullScan(current, [NOW]);
       });
     });
   });

@@ -1,18 +1,13 @@
 import { StoredDecisionSchema, type RecentDecision, type StoredDecision, type UsageStats } from "@sd/contracts";
 import type { Collection, Pipeline } from "../collection";
 import { isDuplicateKeyError } from "../errors";
-import {
-  healthFiguresPipeline,
-  recentDecisionsPipeline,
-  toHealthFigures,
-  toRecentDecision,
-  toUsageStats,
-  usageStatsPipeline,
-  type HealthFigures,
-  type StatsWindow,
-} from "./admin-stats";
+import { boundsOf, RECENT_DECISIONS_LIMIT, toHealthFigures, toRecentDecision, toUsageStats, type HealthFigures, type RecentRow, type StatsWindow } from "./admin-stats";
 import { assertPaging, decisionListFilter, NEWEST_FIRST, type DecisionListQuery } from "./list-query";
 import { fromDecisionDocument, toDecisionDocument } from "./mapping";
+import { dayStart, RollupDelta } from "./rollup-deltas";
+import type { RollupDocument } from "./rollup-schema";
+import { healthRow, ShardCache, usageFacets } from "./rollup-stats";
+import { repairRollups, RollupWriter } from "./rollup-upkeep";
 import type { DecisionDocument } from "./schema";
 
 export interface LateVoteFields {
@@ -68,12 +63,49 @@ export interface DecisionRepository {
    * Rejects with `DecisionNotFoundError` when no decision has that id.
    */
   applyLateVote(id: string, provider: string, fields: LateVoteFields): Promise<void>;
-  /** The admin usage stats of a period (definitions in `admin-stats.ts`), in one aggregation. */
+  /**
+   * The admin usage stats of a period (definitions in `admin-stats.ts`), from the rollups: the
+   * buckets of the period's whole hours and days plus the decisions of its partial first and last hour.
+   */
   usageStats(window: StatsWindow): Promise<UsageStats>;
-  /** The period's decisions for Recent Activity: newest first, at most 100. */
+  /** The period's decisions for Recent Activity: newest first, at most 100 (a limited read of the timestamp index). */
   recentDecisions(window: StatsWindow): Promise<RecentDecision[]>;
-  /** The period's figures system health is judged on, in one aggregation. */
+  /** The period's figures system health is judged on, from the rollups as `usageStats`. */
   healthFigures(window: StatsWindow): Promise<HealthFigures>;
+  /** Resolves once the rollup changes of every write so far are written (before closing the store). */
+  flushed(): Promise<void>;
+}
+
+export interface DecisionRepositoryOptions {
+  /**
+   * How long after a UTC day ends writes to it may still be in flight from another process (a
+   * decision is written when it finishes, stamped when it was asked); days are checked against
+   * their rollups only once that long has passed. 0 (the default) when this process is the
+   * store's only writer: every day is checked at open.
+   */
+  settleMs?: number;
+  /** The clock the settling is judged by (tests set it). */
+  clock?: () => number;
+}
+
+/** How long a statistic may reuse a settled bucket's user, IP and category counts before reading them again. */
+const SHARD_CACHE_TTL_MS = 10 * 60_000;
+
+/** How long another process may still be writing decisions of a day that has ended (a decision's deadline, with room to spare). */
+export const SHARED_STORE_SETTLE_MS = 60 * 60_000;
+
+/**
+ * A decision repository whose rollups have been checked (and rebuilt where they disagree with the
+ * decisions, or entirely when none of this layout exist): what a store opens.
+ */
+export async function openDecisionRepository(
+  decisions: Collection<DecisionDocument>,
+  rollups: Collection<RollupDocument>,
+  options: DecisionRepositoryOptions = {},
+): Promise<DecisionRepository> {
+  const clock = options.clock ?? Date.now;
+  await repairRollups(decisions, rollups, { now: clock(), settleMs: options.settleMs ?? 0 });
+  return createDecisionRepository(decisions, rollups, options);
 }
 
 export class DecisionNotFoundError extends Error {
@@ -83,20 +115,61 @@ export class DecisionNotFoundError extends Error {
   }
 }
 
-export function createDecisionRepository(decisions: Collection<DecisionDocument>): DecisionRepository {
+/**
+ * A decision repository on its collections, with no check of the rollups (see `openDecisionRepository`).
+ * Every write that changes what the statistics count (an insert, a late vote) then changes the
+ * rollups, without waiting for that (see `RollupWriter`): the statistics read in this process
+ * write pending changes first, so they count every write acknowledged before them. A rollup write that fails (or is cut off by a
+ * crash) leaves its day's total short, and the next check rebuilds the day (see `repairRollups`).
+ */
+export function createDecisionRepository(
+  decisions: Collection<DecisionDocument>,
+  rollups: Collection<RollupDocument>,
+  options: DecisionRepositoryOptions = {},
+): DecisionRepository {
+  const settleMs = options.settleMs ?? 0;
+  const clock = options.clock ?? Date.now;
+  const cache = new ShardCache(settleMs, SHARD_CACHE_TTL_MS, clock);
+  const writer = new RollupWriter(rollups, (buckets) => cache.forget(buckets));
+  // Days before this were checked at open; with other writers, later days are checked as they settle.
+  let checkedUntil = settleMs === 0 ? Infinity : dayStart(clock() - settleMs);
+  let checking: Promise<void> | null = null;
+  const checkSettledDays = async () => {
+    while (checking) await checking;
+    const horizon = dayStart(clock() - settleMs);
+    if (horizon <= checkedUntil) return;
+    checking = repairRollups(decisions, rollups, { now: clock(), settleMs, since: checkedUntil }).then(
+      (rebuilt) => {
+        checkedUntil = horizon;
+        if (rebuilt > 0) cache.clear();
+      },
+      () => undefined,
+    );
+    try {
+      await checking;
+    } finally {
+      checking = null;
+    }
+  };
   return {
+    flushed: () => writer.flushed(),
+
     async insertOnce(decision) {
       // The shared contract checks what the decisions schema would, and toDecisionDocument builds what
       // its cast would store, so the hot path skips mongoose's cast and validation (1-2 ms per decision).
       const document = toDecisionDocument(StoredDecisionSchema.parse(decision));
       try {
         await decisions.insertOnePrevalidated(document);
-        return true;
       } catch (error) {
         // The id is the unique _id: a concurrent or repeated insert loses here, on both drivers.
         if (isDuplicateKeyError(error)) return false;
         throw error;
       }
+      // After the decision: a crash in between leaves a day whose rollup total is short, which the next check rebuilds.
+      const delta = new RollupDelta();
+      delta.addDecision(document);
+      void writer.write(delta);
+      return true;
     },
 
     async findById(id) {
@@ -165,26 +238,55 @@ export function createDecisionRepository(decisions: Collection<DecisionDocument>
       const update: Record<string, unknown> = { $set: set };
       if (fields.error === null) update.$unset = { [`error_details.${provider}`]: "" };
       else set[`error_details.${provider}`] = fields.error;
-      const result = await decisions.updateOne({ _id: id }, update);
-      if (result.matchedCount === 0) throw new DecisionNotFoundError(id);
+      // The state the update started from, atomically: concurrent late votes each count their own change once.
+      const before = await decisions.findOneAndUpdate({ _id: id }, update);
+      if (before === null) throw new DecisionNotFoundError(id);
+      const errors = { ...before.error_details };
+      if (fields.error === null) delete errors[provider];
+      else errors[provider] = fields.error;
+      const delta = new RollupDelta();
+      delta.addDecision(before, -1);
+      delta.addDecision({ ...before, error_details: errors });
+      void writer.write(delta);
     },
 
     async usageStats(window) {
-      const [facets] = await decisions.aggregate<Parameters<typeof toUsageStats>[1] & object>(usageStatsPipeline(window));
-      return toUsageStats(window, facets);
+      // This process's pending changes first: a check must not count a decision whose change is still to come.
+      await writer.flushed();
+      await checkSettledDays();
+      return toUsageStats(window, await usageFacets(decisions, rollups, cache, window));
     },
 
     async recentDecisions(window) {
-      const rows = await decisions.aggregate<Parameters<typeof toRecentDecision>[0]>(recentDecisionsPipeline(window));
-      return rows.map(toRecentDecision);
+      const { from, to } = boundsOf(window);
+      const rows = await decisions.find(
+        { timestamp: { $gte: from, $lte: to } },
+        { sort: { timestamp: -1, _id: -1 }, limit: RECENT_DECISIONS_LIMIT, projection: RECENT_PROJECTION },
+      );
+      return (rows as unknown as RecentRow[]).map(toRecentDecision);
     },
 
     async healthFigures(window) {
-      const [row] = await decisions.aggregate<Parameters<typeof toHealthFigures>[0] & object>(healthFiguresPipeline(window));
-      return toHealthFigures(row);
+      // This process's pending changes first: a check must not count a decision whose change is still to come.
+      await writer.flushed();
+      await checkSettledDays();
+      return toHealthFigures(await healthRow(decisions, rollups, window));
     },
   };
 }
+
+const RECENT_PROJECTION = {
+  _id: 1,
+  question: 1,
+  timestamp: 1,
+  user_email: 1,
+  user_ip: 1,
+  ensemble_mode: 1,
+  processing_time_ms: 1,
+  categories: 1,
+  final_decision: 1,
+  error_details: 1,
+} as const;
 
 /**
  * One pipeline for both drivers. The leading `$match` pins `user_id`, which leads the history

@@ -81,6 +81,17 @@ export class SecondaryIndexes {
     return ids.length > 1 ? ids.sort((a, b) => (this.#position.get(a) ?? 0) - (this.#position.get(b) ?? 0)) : ids;
   }
 
+  /** `ids` in the collection's document order; ids of documents not stored are dropped. */
+  inDocumentOrder(ids: readonly string[]): string[] {
+    // Each position looked up once: lookups in a large table, not the sort, are the cost.
+    const placed: { id: string; at: number }[] = [];
+    for (const id of ids) {
+      const at = this.#position.get(id);
+      if (at !== undefined) placed.push({ id, at });
+    }
+    return placed.sort((a, b) => a.at - b.at).map(({ id }) => id);
+  }
+
   #lookup(field: string, values: Primitive[]): Set<string> | null {
     if (field === "_id") return new Set(values.filter((value): value is string => typeof value === "string"));
     const table = this.#byField.get(field);

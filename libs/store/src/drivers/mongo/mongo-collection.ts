@@ -1,5 +1,5 @@
 import type { Model, mongo, PipelineStage, UpdateQuery } from "mongoose";
-import type { BaseDocument, Collection, Filter, FindOptions, Pipeline, Update, UpdateOptions, UpdateResult } from "../../collection";
+import type { BaseDocument, Collection, Filter, FindOptions, IdUpdate, Pipeline, Update, UpdateOptions, UpdateResult } from "../../collection";
 import { assertUpdateDocument } from "../../update-document";
 
 /** A `Collection` on a mongoose model: documents are cast and validated by the schema on write, read back lean. */
@@ -49,6 +49,26 @@ export class MongoCollection<TDoc extends BaseDocument> implements Collection<TD
       modifiedCount: result.modifiedCount,
       upsertedId: result.upsertedId === null || result.upsertedId === undefined ? null : String(result.upsertedId),
     };
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update): Promise<TDoc | null> {
+    assertUpdateDocument(update);
+    return this.model
+      .findOneAndUpdate(filter, update as UpdateQuery<TDoc>, {
+        returnDocument: "before",
+        runValidators: true,
+        updatePipeline: Array.isArray(update),
+      })
+      .lean<TDoc>()
+      .exec();
+  }
+
+  async upsertMany(writes: readonly IdUpdate[]): Promise<void> {
+    for (const { update } of writes) assertUpdateDocument(update);
+    if (writes.length === 0) return;
+    // Mongoose types bulk filters on ObjectId ids; ours are strings (`BaseDocument`).
+    const operations = writes.map(({ id, update }) => ({ updateOne: { filter: { _id: id }, update, upsert: true } })) as unknown as Parameters<Model<TDoc>["bulkWrite"]>[0];
+    await this.model.bulkWrite(operations, { ordered: true });
   }
 
   async deleteMany(filter: Filter): Promise<number> {
