@@ -13,7 +13,12 @@
 # see it and could not drain its jobs before the container is killed. With
 # `node --import tsx` the service is PID 1 and receives SIGTERM itself.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24 LTS (Node 20 reached end of life on 2026-04-30; package.json's engines, >=20.19.0,
+# admits 24), pinned to an exact release so a rebuild gets the same runtime. To pin the digest
+# too, on a machine that reaches Docker Hub run
+#   docker buildx imagetools inspect node:24.21.0-bookworm-slim --format '{{json .Manifest.Digest}}'
+# and append it: node:24.21.0-bookworm-slim@sha256:<digest> (Renovate or Dependabot then keep it current).
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 WORKDIR /app
@@ -65,6 +70,10 @@ COPY libs ./libs
 COPY services ./services
 USER node
 STOPSIGNAL SIGTERM
+# Every service answers /ready on HEALTH_PORT (the gateway on PORT), so `docker run` and plain
+# Docker hosts see an unhealthy container too; Node's fetch keeps curl out of the image.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HEALTH_PORT || process.env.PORT || 3000) + '/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
 FROM runtime AS gateway
 COPY --from=web-build /app/web/dist ./web/dist
