@@ -16,6 +16,7 @@ export function testEnv(emulatorUrl: string, overrides: Record<string, string> =
     PORT: "0",
     HOST: "127.0.0.1",
     HEALTH_PORT: "0",
+    METRICS_PORT: "0",
     // The playground's three models (the default is all eight marketed ones); tests that need others name them.
     PROVIDERS: "openai,gemini,claude",
     // The workers in the stack's own process (startStack runs it inside the test); the drills and

@@ -43,6 +43,9 @@ export function useStackWithMail(
     get url() {
       return running().stack.url;
     },
+    get metricsUrl() {
+      return running().stack.metricsUrl;
+    },
     get store() {
       return running().stack.store;
     },

@@ -6,6 +6,8 @@ import { startAllInOne } from "@sd/all-in-one";
 
 export interface InProcessStack {
   url: string;
+  /** The gateway's METRICS_PORT listener: /metrics, /health, /ready. */
+  metricsUrl: string;
   store: Store;
   vars: Record<string, string>;
   close(): Promise<void>;
@@ -16,9 +18,9 @@ export async function startStack(vars: Record<string, string>): Promise<InProces
   const env = loadEnv(allInOneEnv, vars);
   const lifecycle = new Lifecycle(createLogger("test", env.LOG_LEVEL));
   try {
-    const { url, store } = await startAllInOne(env, vars, lifecycle);
-    if (!url || !store) throw new Error("the stack has no gateway role");
-    return { url, store, vars, close: () => lifecycle.shutdown("test finished") };
+    const { url, metricsUrl, store } = await startAllInOne(env, vars, lifecycle);
+    if (!url || !metricsUrl || !store) throw new Error("the stack has no gateway role");
+    return { url, metricsUrl, store, vars, close: () => lifecycle.shutdown("test finished") };
   } catch (error) {
     await lifecycle.shutdown("failed to start");
     throw error;

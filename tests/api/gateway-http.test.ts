@@ -137,15 +137,24 @@ describe("suggestions", () => {
 });
 
 describe("operations endpoints", () => {
-  it("reports health, readiness and Prometheus metrics", async () => {
+  it("reports health, readiness and Prometheus metrics, the metrics on METRICS_PORT only", async () => {
     expect(await (await fetch(`${stack.url}/health`)).json()).toEqual({ status: "ok" });
     expect(await (await fetch(`${stack.url}/ready`)).json()).toEqual({ status: "ready" });
     await post(PUBLIC, { question: "Metrics?", categories: ["A", "B"] });
-    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     expect(metrics).toMatch(/sd_decisions_total\{outcome="decided"\} [1-9]/);
     expect(metrics).toMatch(/sd_vote_duration_seconds_count\{provider="openai",outcome="success"\} [1-9]/);
-    expect(metrics).toMatch(/sd_queue_jobs\{queue="vote-openai",state="waiting"\} 0/);
+    expect(metrics).toMatch(new RegExp(`sd_queue_jobs\\{deployment="${stack.vars.QUEUE_PREFIX}",queue="vote-openai",state="waiting"\\} 0`));
     expect(metrics).toContain("sd_http_request_duration_seconds");
+    // Series that count failures are there at 0 before any failure, so the dashboard reads 0, not "No data".
+    expect(metrics).toMatch(/sd_decisions_total\{outcome="no_decision"\} 0/);
+    expect(metrics).toMatch(/sd_vote_errors_total\{provider="openai",kind="server"\} 0/);
+    expect(metrics).toMatch(/sd_vote_duration_seconds_count\{provider="openai",outcome="error"\} 0/);
+    expect(await (await fetch(`${stack.metricsUrl}/ready`)).json()).toEqual({ status: "ready" });
+
+    const publicMetrics = await fetch(`${stack.url}/metrics`);
+    expect(publicMetrics.status).toBe(404);
+    expect(await publicMetrics.json()).toEqual({ detail: "Not found" });
   });
 
   it("labels each request with its route template, errors answered by the error handler included, and every unmatched path alike", async () => {
@@ -153,7 +162,7 @@ describe("operations endpoints", () => {
     await fetch(`${stack.url}/api/image-assets/no-such-image`);
     await fetch(`${stack.url}/api/decision-history/no-such-decision`);
     await fetch(`${stack.url}/no/such/path-${Date.now()}`);
-    const metrics = await (await fetch(`${stack.url}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.metricsUrl}/metrics`)).text();
     const routes = new Set([...metrics.matchAll(/sd_http_request_duration_seconds_count\{[^}]*route="([^"]*)"/g)].map((match) => match[1]));
     expect(metrics).toMatch(/sd_http_request_duration_seconds_count\{method="POST",route="\/v1\/ensemble",status="401"\} [1-9]/);
     expect(metrics).toMatch(/sd_http_request_duration_seconds_count\{method="GET",route="\/api\/image-assets\/\{id\}",status="404"\} [1-9]/);

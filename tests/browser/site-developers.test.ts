@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiKeySchema, V1DecisionStatusSchema, V1EnsembleResponseSchema } from "@sd/contracts";
 import { callApi } from "@sd/testing";
+import { SDK_INSTALL } from "../../web/src/site/code-samples";
 import { browserUnavailable } from "./support/browser-app";
 import { useHistoryApp } from "./support/history-app";
 
@@ -96,7 +97,7 @@ describe.skipIf(browserUnavailable)("developers page", () => {
         expect(code, tab).toContain("/v1/ensemble");
         expect(code, tab).toContain("SD-API-KEY");
       } else {
-        expect(code, tab).toContain("npm install @smart-decision/sdk");
+        expect(code, tab).toContain(SDK_INSTALL);
         expect(code, tab).toContain(`baseUrl: "${app.url}"`);
       }
     }
@@ -182,7 +183,7 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
       const env = await withKey();
       const page = await app.newPage();
       await page.goto("/developers");
-      expect(await copyFromPage(page, tab, "Install the SDK")).toContain("npm install @smart-decision/sdk");
+      expect(await copyFromPage(page, tab, "Install the SDK")).toContain(SDK_INSTALL);
       const outputs: Record<string, string> = {};
       for (const title of ["Make a decision", "Decide without waiting", "Decision history", "Watch the votes arrive"]) {
         const file = join(scratch, `${tab}-${title.replaceAll(" ", "-")}.${extension}`);

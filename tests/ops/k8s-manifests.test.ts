@@ -113,10 +113,12 @@ describe("deployments, services and their selectors", () => {
     for (const scaler of [...ofKind("HorizontalPodAutoscaler"), ...ofKind("ScaledObject")]) expect(deployments.map((d) => d.metadata.name)).toContain(scaler.spec.scaleTargetRef.name);
   });
 
-  it("listens where the code listens: the gateway on PORT, the workers on HEALTH_PORT", () => {
+  it("listens where the code listens: the gateway on PORT and METRICS_PORT, the workers on HEALTH_PORT", () => {
     const port = (d: Manifest, name: string) => containerOf(d).ports!.find((p) => p.name === name)!.containerPort;
     const gateway = named("Deployment", "gateway");
     expect(port(gateway, "http")).toBe(loadEnv(gatewayEnv, containerEnv(gateway)).PORT);
+    expect(port(gateway, "metrics")).toBe(loadEnv(gatewayEnv, containerEnv(gateway)).METRICS_PORT);
+    expect(gateway.spec.template.metadata.annotations["prometheus.io/port"]).toBe(String(port(gateway, "metrics")));
     expect(port(named("Deployment", "provider-worker"), "health")).toBe(loadEnv(workerEnv, containerEnv(named("Deployment", "provider-worker"))).HEALTH_PORT);
     expect(port(named("Deployment", "aggregator"), "health")).toBe(loadEnv(aggregatorEnv, containerEnv(named("Deployment", "aggregator"))).HEALTH_PORT);
   });
@@ -151,7 +153,7 @@ describe("probes and metrics against the running code", () => {
     }
   });
 
-  it("the ServiceMonitor scrapes /metrics of every component, on ports their Services name", async () => {
+  it("the ServiceMonitor scrapes /metrics of every component, on ports their Services name, never the public one", async () => {
     const monitor = named("ServiceMonitor", "smart-decision");
     const services = ofKind("Service").filter((s) => selects(monitor.spec.selector.matchLabels, s.metadata.labels ?? {}));
     const endpoints = monitor.spec.endpoints as { port: string; path: string }[];
@@ -159,13 +161,16 @@ describe("probes and metrics against the running code", () => {
     for (const service of services) {
       for (const endpoint of endpoints.filter((e) => (service.spec.ports as { name: string }[]).some((p) => p.name === e.port))) {
         scraped.add(service.spec.selector["app.kubernetes.io/component"] as string);
-        const base = service.metadata.name === "gateway" ? gateway.url : healthUrl;
+        expect(service.metadata.name, "the public Service (and the Ingress behind it) must not be scraped").not.toBe("gateway");
+        const base = service.spec.selector["app.kubernetes.io/component"] === "gateway" ? gateway.metricsUrl : healthUrl;
         const response = await fetch(`${base}${endpoint.path}`);
         expect(response.status, `${service.metadata.name} ${endpoint.path}`).toBe(200);
         expect(await response.text()).toContain("sd_decisions_total");
       }
     }
     expect([...scraped].sort()).toEqual(["aggregator", "gateway", "provider-worker"]);
+    // The public port, which the Ingress exposes, does not serve them.
+    expect((await fetch(`${gateway.url}/metrics`)).status).toBe(404);
   });
 });
 
@@ -294,7 +299,9 @@ describe("the Grafana dashboard (ops/grafana/smart-decision.json)", () => {
       const labels = new Set(metrics.flatMap((metric) => series.get(metric) ?? []));
       const grouped = [...expr.matchAll(/\bby \(([^)]*)\)/g)].flatMap((m) => m[1]!.split(",").map((l) => l.trim()));
       const matched = [...expr.matchAll(/\{([^}]*)\}/g)].flatMap((m) => [...m[1]!.matchAll(/(\w+)\s*(?:=~|!~|!=|=)/g)].map((l) => l[1]!));
-      for (const label of [...grouped, ...matched]) expect([...labels], `${panel}: label ${label} in ${expr}`).toContain(label);
+      // Prometheus adds the target's labels (the ServiceMonitor's namespace too) to every series.
+      const targetLabels = ["job", "instance", "namespace"];
+      for (const label of [...grouped, ...matched]) expect([...labels, ...targetLabels], `${panel}: label ${label} in ${expr}`).toContain(label);
     }
   });
 });

@@ -140,8 +140,9 @@ describe("npm start's shape: the gateway and aggregator in one process, provider
       }
       // The test's emulator was not asked: the product's own answered every model.
       expect(emulator.calls()).toEqual([]);
-      // The votes were counted in the worker processes; the gateway's /metrics adds them up.
-      const metrics = await (await fetch(`${url}/metrics`)).text();
+      // The votes were counted in the worker processes; the gateway's /metrics (on METRICS_PORT) adds them up.
+      const metricsUrl = service.lines.find((l) => l.msg === "gateway listening")!.metrics_url as string;
+      const metrics = await (await fetch(`${metricsUrl}/metrics`)).text();
       for (const provider of ["openai", "gemini", "claude"]) {
         expect(metrics).toMatch(new RegExp(`^sd_vote_duration_seconds_count\\{(?=[^}]*provider="${provider}")(?=[^}]*outcome="success")[^}]*\\} 4$`, "m"));
       }

@@ -114,6 +114,11 @@ const apiKeyEnv = {
 export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   PORT: intFromEnv(3000),
   HOST: z.string().default("127.0.0.1"),
+  /**
+   * The gateway's /metrics (with /health and /ready), on HOST: a port of its own, so the public
+   * port, and whatever exposes it, never shows the metrics. 9464 is the usual exporter port.
+   */
+  METRICS_PORT: intFromEnv(9464),
   /** How long an HTTP decision request waits for its final result. */
   DECISION_TIMEOUT_MS: intFromEnv(90_000, 1000),
   /**

@@ -47,11 +47,25 @@ function dateBound(name: string, edge: "start" | "end") {
     });
 }
 
+/** A pattern of exactly the whole numbers 0 to `max` without leading zeros, so the document's pattern is the check. */
+function upToPattern(max: number): RegExp {
+  const digits = String(max);
+  const n = digits.length;
+  const shorter = ["0", ...(n > 1 ? [`[1-9]\\d{0,${n - 2}}`] : [])];
+  const sameLength = [...digits].flatMap((digit, i) => {
+    const low = i === 0 ? 1 : 0;
+    const d = Number(digit);
+    if (d <= low) return [];
+    return [`${digits.slice(0, i)}[${low}-${d - 1}]${i < n - 1 ? `\\d{${n - i - 1}}` : ""}`];
+  });
+  return new RegExp(`^(?:${[...shorter, ...sameLength, digits].join("|")})$`);
+}
+
 function wholeNumber(name: string, max: number) {
   const message = `${name} must be a whole number from 0 to ${max}.`;
   return z
     .string({ error: message })
-    .regex(/^\d{1,9}$/, message)
+    .regex(upToPattern(max), message)
     .transform(Number)
     .pipe(z.number().int().min(0, message).max(max, message));
 }

@@ -1,4 +1,5 @@
 import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { metricsText, registry } from "@sd/telemetry";
 
 /** A readiness probe must answer, not hang with the dependency it checks: past this it says "unavailable". */
@@ -41,11 +42,22 @@ export async function readyAnswer(ready: () => Promise<Readiness | void>): Promi
   return degraded ? { status: 200, body: { status: "degraded", detail: degraded } } : { status: 200, body: { status: "ready" } };
 }
 
+export interface HealthServerOptions {
+  /** Reads what is sampled only when scraped (the gateway's queue depths) before /metrics answers. */
+  beforeMetrics?: () => Promise<void>;
+}
+
 /**
- * /health (process up), /ready (dependencies reachable) and /metrics for processes without an
- * HTTP API of their own (provider workers, aggregator), for Kubernetes probes and Prometheus.
+ * /health (process up), /ready (dependencies reachable) and /metrics, for Kubernetes probes and
+ * Prometheus: on HEALTH_PORT for processes without an HTTP API of their own (provider workers,
+ * aggregator), on METRICS_PORT beside the gateway's public port, which does not serve /metrics.
  */
-export async function startHealthServer(port: number, ready: () => Promise<Readiness | void>, host = "0.0.0.0"): Promise<Server> {
+export async function startHealthServer(
+  port: number,
+  ready: () => Promise<Readiness | void>,
+  host = "0.0.0.0",
+  { beforeMetrics }: HealthServerOptions = {},
+): Promise<Server> {
   const server = createServer((req, res) => {
     const send = (status: number, body: string, type = "application/json") => {
       res.writeHead(status, { "content-type": type });
@@ -57,7 +69,9 @@ export async function startHealthServer(port: number, ready: () => Promise<Readi
       return;
     }
     if (req.url === "/metrics") {
-      metricsText().then((text) => send(200, text, registry.contentType), () => send(500, "metrics failed", "text/plain"));
+      Promise.resolve(beforeMetrics?.())
+        .then(() => metricsText())
+        .then((text) => send(200, text, registry.contentType), () => send(500, "metrics failed", "text/plain"));
       return;
     }
     send(404, JSON.stringify({ detail: "Not found" }));
@@ -67,6 +81,12 @@ export async function startHealthServer(port: number, ready: () => Promise<Readi
     server.listen(port, host, resolve);
   });
   return server;
+}
+
+/** The URL a server listening on `host` answers at (IPv6 addresses in brackets). */
+export function serverUrl(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
 export function closeServer(server: Server): Promise<void> {

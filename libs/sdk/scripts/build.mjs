@@ -1,10 +1,13 @@
-// Builds dist/index.js: one ES module that plain Node (no TypeScript loader) and bundlers can import.
-// The shared contracts (@sd/contracts, TypeScript sources in this repository) are bundled in;
+// Builds what the package ships: dist/index.js (ES module) and dist/index.cjs (CommonJS), bundled by
+// esbuild, and their type declarations dist/index.d.ts and dist/index.d.cts, bundled by rollup-plugin-dts.
+// The shared contracts (@sd/contracts, TypeScript sources of a private workspace) are inlined in both;
 // zod and socket.io-client stay dependencies, so an application shares its copies.
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { rollup } from "rollup";
+import { dts } from "rollup-plugin-dts";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -45,17 +48,59 @@ const endpointsForTheSdk = {
   },
 };
 
-rmSync(join(root, "dist"), { recursive: true, force: true });
-await build({
-  entryPoints: [join(root, "src/index.ts")],
-  outfile: join(root, "dist/index.js"),
-  bundle: true,
-  format: "esm",
-  platform: "neutral",
-  target: "es2022",
-  external: ["zod", "socket.io-client"],
-  plugins: [endpointsForTheSdk],
-  sourcemap: true,
-  legalComments: "none",
-  logLevel: "warning",
-});
+const EXTERNAL = ["zod", "socket.io-client"];
+const dist = join(root, "dist");
+
+/**
+ * Each file is written beside its place and renamed over it: `npm pack` rebuilds while other test
+ * files may be running the bundle, and they must see the old file or the new one, never a half.
+ */
+function put(path, contents) {
+  const partial = `${path}.${process.pid}.partial`;
+  writeFileSync(partial, contents);
+  renameSync(partial, path);
+}
+
+async function javascript(format, file) {
+  const { outputFiles } = await build({
+    entryPoints: [join(root, "src/index.ts")],
+    outfile: join(dist, file),
+    bundle: true,
+    format,
+    platform: "neutral",
+    target: "es2022",
+    external: EXTERNAL,
+    plugins: [endpointsForTheSdk],
+    legalComments: "none",
+    logLevel: "warning",
+    write: false,
+  });
+  for (const output of outputFiles) put(output.path, output.contents);
+}
+
+/**
+ * One declaration bundle, written twice: index.d.ts types the ES module and index.d.cts the CommonJS
+ * one (a package of "type": "module" needs .d.cts for require, or TypeScript reads the CJS entry as ESM).
+ */
+async function declarations() {
+  const bundle = await rollup({
+    input: join(root, "src/index.ts"),
+    external: (id) => EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
+    plugins: [
+      dts({
+        tsconfig: join(root, "../../tsconfig.base.json"),
+        includeExternal: ["@sd/contracts"],
+        compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true },
+      }),
+    ],
+  });
+  const { output } = await bundle.generate({ format: "es" });
+  await bundle.close();
+  const [chunk] = output;
+  if (output.length !== 1 || chunk.type !== "chunk") throw new Error("the declarations should bundle into one file");
+  put(join(dist, "index.d.ts"), chunk.code);
+  put(join(dist, "index.d.cts"), chunk.code);
+}
+
+mkdirSync(dist, { recursive: true });
+await Promise.all([javascript("esm", "index.js"), javascript("cjs", "index.cjs"), declarations()]);

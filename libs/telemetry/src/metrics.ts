@@ -3,6 +3,11 @@ import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefault
 /** The process's metrics; every role registers into the same registry so one /metrics shows all. */
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
+// Gauges named like counters, which `promtool check metrics` refuses; each is the sum over the `type`
+// label of the gauge of the same name without `_total`, so nothing is lost.
+for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
+  registry.removeSingleMetric(name);
+}
 
 /** One process's metrics as JSON (`registry.getMetricsAsJSON()`), as they travel to another process. */
 export type ProcessMetrics = Awaited<ReturnType<Registry["getMetricsAsJSON"]>>;
@@ -58,9 +63,40 @@ export const decisionsTotal = new Counter({
   registers: [registry],
 });
 
+/** `deployment` is the QUEUE_PREFIX: deployments sharing one Redis have queues of the same names. */
 export const queueDepth = new Gauge({
   name: "sd_queue_jobs",
   help: "Jobs per queue and state, read when scraped",
-  labelNames: ["queue", "state"] as const,
+  labelNames: ["deployment", "queue", "state"] as const,
   registers: [registry],
 });
+
+/** Every `kind` of sd_vote_errors_total: a provider's failure kinds, and the worker's own two. */
+export const VOTE_ERROR_KINDS = [
+  "rate_limited",
+  "server",
+  "timeout",
+  "network",
+  "invalid_answer",
+  "malformed",
+  "client",
+  "auth",
+  "deadline",
+  "image_expired",
+] as const;
+
+/**
+ * Exports the vote series of these providers at 0 before the first vote, so rates and error
+ * shares read 0 on a healthy day instead of "No data" until something fails.
+ */
+export function startVoteMetricsAtZero(providers: readonly string[]): void {
+  for (const provider of providers) {
+    for (const outcome of ["success", "error"]) voteDuration.zero({ provider, outcome });
+    for (const kind of VOTE_ERROR_KINDS) voteErrors.inc({ provider, kind }, 0);
+  }
+}
+
+/** The same for the aggregator's decisions: both outcomes exist from the start. */
+export function startDecisionMetricsAtZero(): void {
+  for (const outcome of ["decided", "no_decision"]) decisionsTotal.inc({ outcome }, 0);
+}

@@ -4,7 +4,7 @@ import { LiveEvents } from "@sd/live";
 import { DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createAggregateWorker, createRedis } from "@sd/queue";
 import { storeReadiness, type Readiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
-import type { Logger } from "@sd/telemetry";
+import { startDecisionMetricsAtZero, type Logger } from "@sd/telemetry";
 import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
 
 export interface Aggregator {
@@ -19,6 +19,8 @@ export async function startAggregator(
   providers: readonly ProviderConfig[],
   logger: Logger,
 ): Promise<Aggregator> {
+  // Decision series exist at 0 from the start, so a healthy dashboard reads 0, not "No data".
+  startDecisionMetricsAtZero();
   const connection = createRedis(env.REDIS_URL, "aggregator");
   // A provider unknown here (configured on the gateway only) is shown by its id.
   const known = new Map(providers.map((p) => [p.id, p]));

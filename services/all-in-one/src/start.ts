@@ -19,7 +19,7 @@ export async function startAllInOne(
   env: AllInOneEnv,
   rawEnv: NodeJS.ProcessEnv,
   lifecycle: Lifecycle,
-): Promise<{ url: string | null; store: Store | null }> {
+): Promise<{ url: string | null; metricsUrl: string | null; store: Store | null }> {
   const has = (role: AllInOneEnv["ROLES"][number]) => env.ROLES.includes(role);
   await assertRedisReachable(env.REDIS_URL);
   const store =
@@ -59,9 +59,9 @@ export async function startAllInOne(
     const gatewayEnv = { ...env, MAX_IN_FLIGHT_DECISIONS: inFlightLimit(env, voteSlots) };
     const gateway = await startGateway(gatewayEnv, store, { deciders, suggester: byId.get(env.SUGGESTION_PROVIDER)! }, lifecycle.logger);
     lifecycle.onShutdown("gateway", () => gateway.close());
-    return { url: gateway.url, store };
+    return { url: gateway.url, metricsUrl: gateway.metricsUrl, store };
   }
   const health = await startHealthServer(env.HEALTH_PORT, async () => (store ? storeReadiness(store) : undefined));
   lifecycle.onShutdown("health server", () => closeServer(health));
-  return { url: null, store };
+  return { url: null, metricsUrl: null, store };
 }

@@ -55,7 +55,7 @@ export function createApp({ env, logger, redis, decisions, useCases, suggester, 
   app.set("trust proxy", env.TRUST_PROXY);
   app.use(securityHeaders());
   if (env.CORS_ORIGINS.length > 0) app.use(cors({ origin: env.CORS_ORIGINS }));
-  app.use(healthRoutes(ready, queues));
+  app.use(healthRoutes(ready));
   app.use(requestLogging(logger), httpMetrics());
   // No body parser here: each route reads its own body, after the checks that can refuse it unread.
   const imageBody = jsonBody({ limit: env.BODY_LIMIT_MB * 1024 * 1024, tooLarge: MESSAGES.imagesTooLarge });

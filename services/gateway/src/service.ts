@@ -1,5 +1,4 @@
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { ConfigError, inFlightLimit, type GatewayEnv } from "@sd/config";
 import { toDecisionResponse, type ProviderConfig } from "@sd/contracts";
 import { LiveEvents, attachLiveSocket } from "@sd/live";
@@ -15,12 +14,13 @@ import {
   whenReady,
   type Redis,
 } from "@sd/queue";
-import { storeReadiness } from "@sd/runtime";
+import { closeServer, serverUrl, startHealthServer, storeReadiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { createApiKeys } from "./api-keys";
 import { queueView as createQueueView } from "./admin-queues";
 import { createApp } from "./app";
+import { recordQueueDepths } from "./routes/health";
 import { createAuth, resolveJwtSecret } from "./auth";
 import { resolveApiKeyEncryptionKey } from "./auth/secrets";
 import { createMailer } from "./mail/mailer";
@@ -31,6 +31,8 @@ import { createUseCases } from "./use-cases";
 
 export interface Gateway {
   url: string;
+  /** Where /health, /ready and /metrics answer: METRICS_PORT, apart from the public port. */
+  metricsUrl: string;
   /** Stops accepting connections, then closes queues and Redis. */
   close(): Promise<void>;
 }
@@ -133,6 +135,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     sessionEnded: (sessionId) => auth.isSessionEnded(sessionId),
     writable: env.QUEUE_BOARD_WRITABLE,
   });
+  const ready = async () => (await Promise.all([redis.ping(), storeReadiness(store)]))[1];
   const app = createApp({
     env,
     logger,
@@ -147,7 +150,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     apiKeys,
     queueView,
     queues,
-    ready: async () => (await Promise.all([redis.ping(), storeReadiness(store)]))[1],
+    ready,
   });
   // Bodies that stop arriving are cut in seconds, not Node's default 300 s (see request-timeouts).
   const timeouts = { totalMs: env.REQUEST_TIMEOUT_MS, idleMs: env.REQUEST_IDLE_TIMEOUT_MS };
@@ -177,11 +180,19 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     http.once("error", reject);
     http.listen(env.PORT, env.HOST, resolve);
   });
-  const { port } = http.address() as AddressInfo;
-  const url = `http://${env.HOST.includes(":") ? `[${env.HOST}]` : env.HOST}:${port}`;
-  logger.info({ url }, "gateway listening");
+  const url = serverUrl(http, env.HOST);
+  // Prometheus scrapes its own port, which an Ingress or a load balancer in front of PORT does not expose.
+  const metrics = await startHealthServer(env.METRICS_PORT, ready, env.HOST, {
+    beforeMetrics: () => recordQueueDepths(queues, env.QUEUE_PREFIX),
+  }).catch((error: unknown) => {
+    http.close();
+    throw error;
+  });
+  const metricsUrl = serverUrl(metrics, env.HOST);
+  logger.info({ url, metrics_url: metricsUrl }, "gateway listening");
   return {
     url,
+    metricsUrl,
     async close() {
       // No new connections; the requests already accepted get their decisions (the workers and
       // the aggregator, here or elsewhere, are still running), within the wait they were promised.
@@ -193,6 +204,8 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       redis.disconnect();
       imageRedis.disconnect();
       liveRedis.disconnect();
+      // Last, so the drain above can still be watched.
+      await closeServer(metrics);
     },
   };
 }

@@ -3,7 +3,7 @@ import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
 import { ImageStash, TokenBudget, QuorumBoard, createRedis, createVoteWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
-import type { Logger } from "@sd/telemetry";
+import { startVoteMetricsAtZero, type Logger } from "@sd/telemetry";
 import { WorkerQuorum } from "./early-quorum";
 import { createVoteProcessor } from "./vote-processor";
 
@@ -15,6 +15,8 @@ export interface ProviderWorkers {
 
 /** One BullMQ worker per configured provider, each consuming its own `vote-<provider>` queue. */
 export async function startProviderWorkers(env: WorkerEnv, providers: readonly ProviderConfig[], logger: Logger): Promise<ProviderWorkers> {
+  // Vote series exist at 0 from the start, so a healthy dashboard reads 0, not "No data".
+  startVoteMetricsAtZero(providers.map((provider) => provider.id));
   const connection = createRedis(env.REDIS_URL, "provider-worker");
   const live = new LiveEvents(connection, env.QUEUE_PREFIX);
   const images = new ImageStash(connection, env.QUEUE_PREFIX);

@@ -37,7 +37,7 @@ export interface BodyFloodRow {
 
 /** Of a test environment, only where the product runs (Redis, prefix, data dir, ports) and which models it calls: no tuning. */
 function deploymentOnly(env: Record<string, string>): Record<string, string> {
-  const where = new Set(["REDIS_URL", "QUEUE_PREFIX", "DATA_DIR", "PORT", "HOST", "HEALTH_PORT"]);
+  const where = new Set(["REDIS_URL", "QUEUE_PREFIX", "DATA_DIR", "PORT", "HOST", "HEALTH_PORT", "METRICS_PORT"]);
   return Object.fromEntries(Object.entries(env).filter(([name]) => where.has(name) || /_(API_KEY|BASE_URL)$/.test(name)));
 }
 

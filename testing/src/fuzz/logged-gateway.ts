@@ -27,5 +27,5 @@ export async function startLoggedGateway(stack: { vars: Record<string, string>; 
   const logs: GatewayLogLine[] = [];
   const logger = createLogger("fuzzed-gateway", "info", { write: (line: string) => void logs.push(JSON.parse(line) as GatewayLogLine) });
   const gateway = await startGateway(env, stack.store, { deciders: env.PROVIDERS.map((id) => configs.get(id)!), suggester: configs.get(env.SUGGESTION_PROVIDER)! }, logger);
-  return { url: gateway.url, close: () => gateway.close(), logs };
+  return { url: gateway.url, metricsUrl: gateway.metricsUrl, close: () => gateway.close(), logs };
 }

@@ -4,7 +4,7 @@ import { API_KEY_HEADER, FREE_TIER, LIMITS, SOCKET_EVENTS, V1_HEADERS, V1_VOTE_S
 import { CONTACT, mailto } from "../content/contact";
 import { Page } from "../layout/Page";
 import { CodeSample } from "../site/CodeSample";
-import { API_KEY_ENV, API_PATHS, developerGuide, DOCS_PATH, GUIDE_TABS, OPENAPI_PATH, SDK_INSTALL } from "../site/code-samples";
+import { API_KEY_ENV, API_PATHS, developerGuide, DOCS_PATH, GUIDE_TABS, OPENAPI_PATH, SDK_INSTALL, SDK_PACK } from "../site/code-samples";
 import { Card } from "../ui/card";
 import { Tabs } from "../ui/tabs";
 
@@ -72,8 +72,9 @@ function GettingStarted() {
       <Card className="min-w-0 space-y-3">
         <h3 className="text-lg font-semibold text-slate-900">2. Install the TypeScript SDK</h3>
         <p className="text-sm text-slate-600">
-          <Code>{SDK_INSTALL}</Code> gives typed answers and errors, async submit and poll, history and live votes, for Node.js and
-          browsers. Any other language calls the REST API directly.
+          In a clone of this repository, <Code>{SDK_PACK}</Code> packs it; <Code>{SDK_INSTALL}</Code> in your project gives typed
+          answers and errors, async submit and poll, history and live votes, for Node.js and browsers. Any other language calls the
+          REST API directly.
         </p>
         <p className="text-sm text-slate-600">
           Every endpoint, field, error and header is in the{" "}

@@ -1,5 +1,6 @@
 import { API_KEY_HEADER, LIMITS, SOCKET_EVENTS, V1_ENSEMBLE_RESPONSE_EXAMPLE, V1_HEADERS } from "@sd/contracts";
 import { ENDPOINTS } from "@sd/contracts/endpoints";
+import sdkPackage from "../../../libs/sdk/package.json";
 
 /**
  * The developer guide's code samples, written against the API this product serves (README "API",
@@ -19,9 +20,12 @@ export const API_PATHS = {
   suggestion: ENDPOINTS.suggestCategories.path,
 } as const;
 
-/** The SDK's published name and install line. */
-export const SDK_PACKAGE = "@smart-decision/sdk";
-export const SDK_INSTALL = `npm install ${SDK_PACKAGE}`;
+/** The SDK's package name, and how to install it while it is not on the npm registry: packed from a clone of this repository. */
+export const SDK_PACKAGE = sdkPackage.name;
+/** The tarball `npm pack` writes for this version. */
+export const SDK_TARBALL = `${SDK_PACKAGE.replace(/^@/, "").replace("/", "-")}-${sdkPackage.version}.tgz`;
+export const SDK_PACK = `npm pack -w ${SDK_PACKAGE}`;
+export const SDK_INSTALL = `npm install ./${SDK_TARBALL}`;
 /** Where every sample reads the API key from: keys stay out of code. */
 export const API_KEY_ENV = "SD_API_KEY";
 /** The interactive API reference and the OpenAPI document, served by the gateway. */
@@ -237,9 +241,13 @@ function installSample(tab: "javascript" | "typescript"): CodeSampleSpec {
   return {
     id: `${tab}-install`,
     title: "Install the SDK",
-    description: `${SDK_PACKAGE} has types for every answer and error, and runs in Node.js 20 or newer and in browsers. Create an API key on the API Settings page (/settings).`,
+    description: `${SDK_PACKAGE} has types for every answer and error, and runs in Node.js 20 or newer and in browsers. It is not on the npm registry yet: pack it in a clone of the Smart Decision repository (after npm ci), then install the tarball in your project. Create an API key on the API Settings page (/settings).`,
     language: "bash",
-    code: `${SDK_INSTALL}
+    code: `# In a clone of the Smart Decision repository (after npm ci): builds the SDK and writes ${SDK_TARBALL}
+${SDK_PACK}
+
+# In your project, with the tarball copied next to its package.json (zod and socket.io-client come from the npm registry)
+${SDK_INSTALL}
 
 # Keep the key out of your code: the samples read it from the environment.
 export ${API_KEY_ENV}="sd_live_..."

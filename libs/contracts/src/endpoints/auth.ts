@@ -94,6 +94,7 @@ export const authEndpoints = [
     body: json(RefreshRequestSchema, one("A refresh token", { refresh_token: exampleAuthResponse.tokens.refresh_token })),
     responses: {
       200: { description: "New tokens.", body: json(AuthTokensSchema, one("Refreshed", exampleAuthResponse.tokens)) },
+      400: error("The body holds no refresh token string (or is not JSON).", one("No refresh token", exampleErrors.invalidRefreshToken)),
       401: error("The refresh token is invalid, used or expired.", one("Expired", exampleErrors.invalidRefreshToken)),
       429: tooManyRequests,
     },

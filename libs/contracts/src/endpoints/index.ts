@@ -1,8 +1,11 @@
 import type { z } from "zod";
 import {
   DecisionRequestSchema,
+  ErrorResponseSchema,
+  ImageAssetListResponseSchema,
   V1EnsembleRequestSchema,
 } from "../index";
+import { exampleImageAssetFailure } from "./examples";
 import { one, error } from "./shared";
 import type { DocumentedExample, DocumentedResponse, Endpoint } from "./define";
 import { adminEndpoints } from "./admin";
@@ -41,6 +44,34 @@ function withBodyRefusals<E extends Endpoint>(op: E): E {
   return { ...op, responses };
 }
 
+/** What Node's HTTP server answers, before any route, to request headers past its 16 KB limit. */
+const headersTooLarge: DocumentedResponse = { description: "The request's headers are larger than 16 KB in all (Node's limit): answered with no body, before any route." };
+
+/**
+ * What every route answers before its own checks (express and the router's parsing, whose
+ * messages these examples copy): 431 for oversized headers, and 400 for a path parameter that is
+ * not valid percent-encoding, a query name the parser would nest, or a JSON body that does not parse.
+ */
+function withParsingRefusals<E extends Endpoint>(op: E): E {
+  const assets = op.path.startsWith("/api/image-assets");
+  const details: Record<string, { summary: string; detail: string }> = {};
+  if (op.params) details.badPercentEncoding = { summary: "A path parameter that is not percent-encoding", detail: "Failed to decode param '%ZZ'" };
+  const queryName = op.query ? Object.keys(op.query.shape)[0] : undefined;
+  if (queryName) details.nestedQueryName = { summary: "A query name the parser would nest", detail: `The query parameter "${queryName}[$ne]" is not allowed: send plain names, each with one value.` };
+  if (op.body && op.body.contentType !== "multipart/form-data") details.notJson = { summary: "Not JSON", detail: "The request body is not valid JSON." };
+  const responses = { ...op.responses };
+  if (Object.keys(details).length > 0) {
+    const description = assets ? "The request is invalid: `message` says what to fix." : "The request is invalid: `detail` says what to fix.";
+    let badRequest: DocumentedResponse = responses[400] ?? { description, body: { schema: assets ? ImageAssetListResponseSchema : ErrorResponseSchema, examples: {} } };
+    for (const [name, { summary, detail }] of Object.entries(details)) {
+      badRequest = withExample(badRequest, name, { summary, value: assets ? exampleImageAssetFailure(detail) : { detail } });
+    }
+    responses[400] = badRequest;
+  }
+  responses[431] = headersTooLarge;
+  return { ...op, responses };
+}
+
 const DEFINED = [
   ...v1Endpoints,
   ...decisionEndpoints,
@@ -58,7 +89,7 @@ export type EndpointId = DefinedEndpoint["operationId"];
 export type Endpoints = { readonly [E in DefinedEndpoint as E["operationId"]]: E };
 
 /** Every endpoint of the product, in the order the OpenAPI document lists them. */
-export const ENDPOINT_LIST: readonly Endpoint[] = DEFINED.map(withBodyRefusals);
+export const ENDPOINT_LIST: readonly Endpoint[] = DEFINED.map((op) => withParsingRefusals(withBodyRefusals(op)));
 
 export const ENDPOINTS = Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [endpoint.operationId, endpoint])) as Endpoints;
 

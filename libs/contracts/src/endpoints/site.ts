@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   AUTH_MESSAGES,
+  ErrorResponseSchema,
   JOB_APPLICATION_LIMITS,
   JOB_APPLICATION_MESSAGES,
   JobApplicationResponseSchema,
@@ -79,7 +80,11 @@ export const siteEndpoints = [
     body: json(WaitlistRequestSchema, one("An address", { email: EXAMPLE_EMAIL })),
     responses: {
       200: { description: "On the list.", body: json(WaitlistResponseSchema, one("Joined", { success: true, message: WAITLIST_MESSAGES.joined })) },
-      400: { description: "The email is missing or invalid.", body: json(WaitlistResponseSchema, one("No email", { success: false, message: AUTH_MESSAGES.emailRequired })) },
+      // The form's own refusal answers `{success, message}`; a body that is not JSON is refused by the shared body reader, as `{detail}`.
+      400: {
+        description: "The email is missing or invalid (`{success: false, message}`), or the body is not JSON (`{detail}`).",
+        body: json(z.union([WaitlistResponseSchema, ErrorResponseSchema]), one("No email", { success: false, message: AUTH_MESSAGES.emailRequired })),
+      },
       429: tooManyRequests,
     },
   }),

@@ -76,6 +76,10 @@ export function buildOpenApiDocument(): OpenApiDocument {
     info: {
       title: "Smart Decision API",
       version: "1.0.0",
+      // The service is not open source (the SDK package is MIT): the API is offered under the
+      // product's terms, which the web app serves at /terms on this same server. OpenAPI 3.1 lets a
+      // URL be relative to the server (servers[0] is "/"), so no PUBLIC_URL is needed here.
+      license: { name: "Proprietary: the Smart Decision Terms of Service", url: "/terms" },
       description: [
         "Several AI models vote on a question with the answers you allow; their votes are combined into one decision (majority voting).",
         "",

@@ -67,7 +67,8 @@ describe("the OpenAPI document", () => {
   it("answers errors as {detail} wherever the route does", () => {
     for (const op of ENDPOINT_LIST.filter((o) => !o.path.startsWith("/api/image-assets") && o.path !== "/api/email-request" && o.path !== "/ready")) {
       for (const [status, response] of Object.entries(op.responses)) {
-        if (Number(status) < 400) continue;
+        // 431 is Node's own answer to oversized headers, before any route: it has no body.
+        if (Number(status) < 400 || Number(status) === 431) continue;
         expect(response.body?.schema, `${op.method} ${op.path} ${status}`).toBe(ErrorResponseSchema);
       }
     }

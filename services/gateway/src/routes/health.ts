@@ -2,15 +2,16 @@ import type { Router } from "express";
 import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { QueueInspector } from "@sd/queue";
 import { readyAnswer, type Readiness } from "@sd/runtime";
+import { queueDepth } from "@sd/telemetry";
 import { EndpointRouter } from "../http/endpoint-router";
-import { routeLabel } from "../http/observability";
-import { metricsText, queueDepth, registry } from "@sd/telemetry";
+import { HttpError } from "../http/errors";
 
 /**
  * /health: the process is up. /ready: Redis and the store answer, within a second, and the store
- * can write ("degraded" with journal damage to acknowledge, see `readyAnswer`). /metrics: Prometheus text.
+ * can write ("degraded" with journal damage to acknowledge, see `readyAnswer`). /metrics is served
+ * on METRICS_PORT (see `startGateway`), not on this public port.
  */
-export function healthRoutes(ready: () => Promise<Readiness | void>, queues: QueueInspector): Router {
+export function healthRoutes(ready: () => Promise<Readiness | void>): Router {
   const { router } = new EndpointRouter("")
     .mount(ENDPOINTS.health, { handler: () => ({ status: 200, body: { status: "ok" as const } }) })
     .mount(ENDPOINTS.ready, {
@@ -20,13 +21,15 @@ export function healthRoutes(ready: () => Promise<Readiness | void>, queues: Que
         res.status(status).json(body);
       },
     });
-  // Prometheus text, not a JSON endpoint.
-  router.get("/metrics", routeLabel("/metrics"), async (_req, res) => {
-    const counts = await queues.counts().catch(() => null);
-    for (const [queue, states] of Object.entries(counts ?? {})) {
-      for (const [state, count] of Object.entries(states)) queueDepth.set({ queue, state }, count);
-    }
-    res.type(registry.contentType).send(await metricsText());
-  });
+  // The JSON 404 of the API, not the web app's not-found page, for a scraper pointed at the wrong port.
+  router.get("/metrics", (_req, _res, next) => next(new HttpError(404, "Not found")));
   return router;
+}
+
+/** Sets sd_queue_jobs from Redis just before a scrape; a Redis that does not answer leaves the last values. */
+export async function recordQueueDepths(queues: QueueInspector, deployment: string): Promise<void> {
+  const counts = await queues.counts().catch(() => null);
+  for (const [queue, states] of Object.entries(counts ?? {})) {
+    for (const [state, count] of Object.entries(states)) queueDepth.set({ deployment, queue, state }, count);
+  }
 }
