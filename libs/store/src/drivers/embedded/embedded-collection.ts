@@ -158,8 +158,13 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     return this.#write(async () => {
       const current = this.#firstMatch(filter);
       if (!current) return options.upsert ? this.#upsert(filter, update) : { matchedCount: 0, modifiedCount: 0, upsertedId: null };
-      const modified = await this.#updateStored(current, update);
-      return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedId: null };
+      const { doc, changed } = applyUpdate(current, update, false);
+      if (!changed) return { matchedCount: 1, modifiedCount: 0, upsertedId: null };
+      const stored = await castAndValidate<TDoc>(this.model, doc);
+      assertDocumentSize(this.name, stored, "update");
+      this.unique.assertAvailable(stored, current._id);
+      await this.#put(stored, current);
+      return { matchedCount: 1, modifiedCount: 1, upsertedId: null };
     });
   }
 
@@ -171,21 +176,16 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     return this.#write(async () => {
       const current = this.#firstMatch(filter);
       if (!current) return null;
-      await this.#updateStored(current, update);
+      const { doc, changed } = applyUpdate(current, update, false);
+      if (changed) {
+        const stored = await castAndValidate<TDoc>(this.model, doc);
+        assertDocumentSize(this.name, stored, "update");
+        this.unique.assertAvailable(stored, current._id);
+        await this.#put(stored, current);
+      }
       const [before] = await this.apart.restore(structuredClone([current]), () => true);
       return before ?? null;
     });
-  }
-
-  /** Applies `update` to a stored document and writes it when it changed (cast, size and unique checks first); true when written. */
-  async #updateStored(current: TDoc, update: Update): Promise<boolean> {
-    const { doc, changed } = applyUpdate(current, update, false);
-    if (!changed) return false;
-    const stored = await castAndValidate<TDoc>(this.model, doc);
-    assertDocumentSize(this.name, stored, "update");
-    this.unique.assertAvailable(stored, current._id);
-    await this.#put(stored, current);
-    return true;
   }
 
   /**
