@@ -125,12 +125,17 @@ export function attachLiveSocket(http: HttpServer, options: LiveSocketOptions): 
   });
   io.on("connection", (socket) => {
     const budget = new EventBudget(limits.eventsPerSecond, limits.eventBurst);
+    let disconnecting = false;
     socket.use((packet, next) => {
+      if (disconnecting) return;
       const verdict = budget.take();
       if (verdict === "allowed") return next();
       const ack: unknown = packet.at(-1);
       if (typeof ack === "function") (ack as (answer: JoinAck) => void)({ ok: false, error: TOO_MANY_MESSAGES });
-      if (verdict === "disconnect") socket.disconnect(true);
+      if (verdict !== "disconnect") return;
+      disconnecting = true;
+      // Socket.IO hands allowed messages to their handlers on a later tick; disconnecting after them lets their answers go out.
+      setImmediate(() => socket.disconnect(true));
     });
     const leaveUnheldSessions = () => {
       const held = new Set([history.session, adminWatch.session]);
