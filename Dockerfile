@@ -13,8 +13,7 @@
 # see it and could not drain its jobs before the container is killed. With
 # `node --import tsx` the service is PID 1 and receives SIGTERM itself.
 
-# Node 24 LTS (Node 20 reached end of life on 2026-04-30; package.json's engines, >=20.19.0,
-# admits 24), pinned to an exact release so a rebuild gets the same runtime. To pin the digest
+# Node 24 LTS, the release in .node-version (what CI runs), pinned so a rebuild gets the same runtime. To pin the digest
 # too, on a machine that reaches Docker Hub run
 #   docker buildx imagetools inspect node:24.21.0-bookworm-slim --format '{{json .Manifest.Digest}}'
 # and append it: node:24.21.0-bookworm-slim@sha256:<digest> (Renovate or Dependabot then keep it current).
