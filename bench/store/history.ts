@@ -68,6 +68,8 @@ function makeDecision(n: number): StoredDecision {
     api_key_id: null,
     token_usage: Object.fromEntries(PROVIDERS.map((provider) => [provider, { input_tokens: 120, output_tokens: 40 }])),
     cost_usd: 0.0001,
+    model_latencies_ms: Object.fromEntries(PROVIDERS.map((provider) => [provider, 900])),
+    model_costs_usd: Object.fromEntries(PROVIDERS.map((provider) => [provider, 0.0001 / PROVIDERS.length])),
   };
 }
 

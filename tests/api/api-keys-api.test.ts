@@ -68,6 +68,7 @@ describe("without a valid bearer token", () => {
       ["GET", KEYS],
       ["POST", KEYS, { name: "x" }],
       ["PUT", `${KEYS}/${key.id}`, { active_status: false }],
+      ["PATCH", `${KEYS}/${key.id}`, { monthly_spend_limit_usd: 5 }],
       ["DELETE", `${KEYS}/${key.id}`],
       ["GET", `${KEYS}/${key.id}/reveal`],
       ["GET", USAGE],
@@ -103,6 +104,9 @@ describe("POST /api/api-keys", () => {
       cost: 0,
       active_status: true,
       keyvalue: expect.stringMatching(/^sd_live_[0-9A-Za-z]{43}$/),
+      spend_this_month_usd: 0,
+      requests_this_month: 0,
+      monthly_spend_limit_usd: null,
     });
     expect(Date.parse(key.created_at)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(key.created_at)).toBeLessThanOrEqual(Date.now());
@@ -208,6 +212,114 @@ describe("PUT /api/api-keys/{id}", () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ detail: "active_status must be true or false." });
     expect((await listed(owner))[0]?.active_status).toBe(true);
+  });
+});
+
+describe("PATCH /api/api-keys/{id}: the monthly spend limit", () => {
+  const setLimit = (user: AuthResponse, id: string, monthly_spend_limit_usd: unknown) =>
+    api(user, `${KEYS}/${id}`, { method: "PATCH", body: { monthly_spend_limit_usd } });
+
+  it("sets the limit in whole cents, changes and removes it, answering and listing the updated key", async () => {
+    const owner = await newUser();
+    const key = await createKey(owner);
+    const other = await createKey(owner, { name: "other" });
+    const set = await setLimit(owner, key.id, 5);
+    expect(set.status, set.text).toBe(200);
+    expect(ApiKeySchema.parse(set.body)).toEqual({ ...key, keyvalue: undefined, monthly_spend_limit_usd: 5 });
+    expect(ApiKeySchema.parse((await setLimit(owner, key.id, 12.345)).body).monthly_spend_limit_usd).toBe(12.35);
+    expect((await listed(owner)).map((k) => [k.name, k.monthly_spend_limit_usd])).toEqual([
+      ["other", null],
+      ["CI", 12.35],
+    ]);
+    // Switching the key off and on keeps its limit.
+    await api(owner, `${KEYS}/${key.id}`, { method: "PUT", body: { active_status: false } });
+    expect((await listed(owner)).find((k) => k.id === key.id)).toMatchObject({ active_status: false, monthly_spend_limit_usd: 12.35 });
+    const removed = await setLimit(owner, key.id, null);
+    expect([removed.status, ApiKeySchema.parse(removed.body).monthly_spend_limit_usd]).toEqual([200, null]);
+    expect((await listed(owner)).map((k) => k.monthly_spend_limit_usd)).toEqual([null, null]);
+    expect(other.monthly_spend_limit_usd).toBeNull();
+  });
+
+  it.each([
+    ["zero", 0],
+    ["less than a cent", 0.004],
+    ["a negative amount", -5],
+    ["more than a million dollars", 1_000_001],
+    ["a string", "5"],
+    ["nothing", undefined],
+  ])("refuses %s with a 400 that says what a limit is, changing nothing", async (_case, limit) => {
+    const owner = await newUser();
+    const key = await createKey(owner);
+    await setLimit(owner, key.id, 7);
+    const answer = await setLimit(owner, key.id, limit);
+    expect([answer.status, answer.body]).toEqual([400, { detail: API_KEY_MESSAGES.spendLimitInvalid }]);
+    expect((await listed(owner))[0]?.monthly_spend_limit_usd).toBe(7);
+  });
+
+  it("answers another user's key exactly as an unknown one (404), changing nothing", async () => {
+    const [alice, bob] = [await newUser(), await newUser()];
+    const key = await createKey(alice);
+    const onAlices = await setLimit(bob, key.id, 1);
+    const onUnknown = await setLimit(bob, "00000000-0000-4000-8000-000000000000", 1);
+    expect([onAlices.status, onAlices.body]).toEqual([404, { detail: API_KEY_MESSAGES.notFound }]);
+    expect(onAlices.text).toBe(onUnknown.text);
+    expect((await listed(alice))[0]?.monthly_spend_limit_usd).toBeNull();
+  });
+});
+
+describe("a key's month: requests, spend and the spend limit on POST /v1/ensemble", () => {
+  // Tokens enough for every default model's answer to cost over a cent at its list price.
+  const usage = { input_tokens: 4000, output_tokens: 1000 };
+  const ensemble = (key: string, prompt: string) =>
+    fetch(`${stack.url}/v1/ensemble`, {
+      method: "POST",
+      headers: { [API_KEY_HEADER]: key, "content-type": "application/json" },
+      body: JSON.stringify({ prompt, valid_responses: ["Yes", "No"], early_quorum: false }),
+    }).then(async (response) => ({ status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers }));
+
+  it("shows the key's calls and its decisions' spend this month; past its limit a new decision is a 402 asked of no model, until the limit is raised", async () => {
+    const owner = await newUser();
+    const key = await createKey(owner, { name: "limited" });
+    const spare = await createKey(owner, { name: "spare" });
+    expect((await api(owner, `${KEYS}/${key.id}`, { method: "PATCH", body: { monthly_spend_limit_usd: 0.01 } })).status).toBe(200);
+    emulator.addRules({ match: { question_contains: "[spend]" }, respond: { kind: "answer", category: "Yes", usage } });
+
+    // Under the limit (nothing spent yet): decided, and its whole cost counted for the key.
+    const first = await ensemble(key.keyvalue, "[spend] Ship it?");
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const cost = (await stack.store.decisions.findById(first.body.decision_id as string))!.cost_usd;
+    expect(cost).toBeGreaterThan(0.01);
+    expect(first.body.cost_usd).toBe(cost);
+    const month = async (id: string) => (await listed(owner)).find((k) => k.id === id)!;
+    expect(await month(key.id)).toMatchObject({ requests_this_month: 1, monthly_spend_limit_usd: 0.01 });
+    expect((await month(key.id)).spend_this_month_usd).toBeCloseTo(cost, 9);
+    expect((await month(key.id)).cost).toBeCloseTo(cost, 12);
+
+    // Over it: refused before the body is read or any model is asked, with what was spent.
+    const calls = emulator.calls().length;
+    const refused = await ensemble(key.keyvalue, "[spend] Ship it again?");
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({ detail: API_KEY_MESSAGES.spendLimitReached(0.01, (await month(key.id)).spend_this_month_usd) });
+    expect(refused.body.detail).toMatch(/^This API key has reached its monthly spend limit of \$0\.01 \(\$0\.\d+ spent this month\)\./);
+    expect(refused.headers.get("retry-after")).toBeNull();
+    expect(emulator.calls()).toHaveLength(calls);
+    expect((await api(owner, "/api/decision-history")).body.total).toBe(1);
+
+    // Results and history stay readable; the owner's other key is not limited.
+    expect((await withKey(key.keyvalue, `/v1/decisions/${first.body.decision_id as string}`)).status).toBe(200);
+    expect((await withKey(key.keyvalue, "/v1/decision-history")).status).toBe(200);
+    expect((await ensemble(spare.keyvalue, "[spend] With the other key?")).status).toBe(200);
+    const spent = await month(spare.id);
+    expect(spent.requests_this_month).toBe(1);
+    expect(spent.spend_this_month_usd).toBeGreaterThan(0.01);
+
+    // Raised above what was spent: the key decides again; removed: no limit at all.
+    expect((await api(owner, `${KEYS}/${key.id}`, { method: "PATCH", body: { monthly_spend_limit_usd: 1 } })).status).toBe(200);
+    expect((await ensemble(key.keyvalue, "[spend] Now?")).status).toBe(200);
+    expect((await api(owner, `${KEYS}/${key.id}`, { method: "PATCH", body: { monthly_spend_limit_usd: null } })).status).toBe(200);
+    expect((await ensemble(key.keyvalue, "[spend] And now?")).status).toBe(200);
+    // Every call made with the key counts, the refused one too (it got past authentication).
+    expect((await month(key.id)).requests_this_month).toBe(6);
   });
 });
 

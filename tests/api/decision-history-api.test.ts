@@ -307,10 +307,19 @@ describe("GET /api/decision-history/:id", () => {
     const answer = await api(`${HISTORY}/${mine.id}`, alice.tokens.access_token);
     expect(answer.status).toBe(200);
     expect(DecisionHistoryDetailResponseSchema.parse(answer.body)).toEqual(answer.body);
-    expect(answer.body).toEqual({
+    expect(answer.body).toMatchObject({
       success: true,
       decision: JSON.parse(JSON.stringify(toDecisionHistoryItem(mine))) as unknown,
       message: HISTORY_MESSAGES.found,
+      reruns: [],
+    });
+    // Alice's seeded votes (TypeScript, TypeScript, Go) counted again: majority TypeScript, no tie.
+    expect((answer.body.compare as { outcomes: { mode: string }[] }).outcomes[0]).toMatchObject({
+      mode: "majority_voting",
+      source: "recomputed",
+      current: true,
+      final_decision: "TypeScript",
+      tie_break: "none",
     });
   });
 
@@ -349,5 +358,69 @@ describe("anonymous decisions", () => {
     const decided = await postJson(`${stack.url}${PUBLIC}`, { question: "Public one?", categories: ["A", "B"] });
     expect(decided.status).toBe(200);
     expect((await list(user)).body).toMatchObject({ decisions: [], total: 0 });
+  });
+});
+
+describe("POST /api/decisions/:id/rerun", () => {
+  const png = `data:image/png;base64,${Buffer.alloc(64, 7).toString("base64")}`;
+  const rerunPath = (id: string) => `/api/decisions/${id}/rerun`;
+  let alice: AuthResponse;
+  let bob: AuthResponse;
+  let firstId: string;
+  beforeAll(async () => {
+    [alice, bob] = [await newUser(), await newUser()];
+    const decided = await callApi(stack.url, DECIDE, alice.tokens.access_token, { body: { question: "Move the launch?", categories: ["Yes", "No", "Later"], images: [png] } });
+    expect(decided.status).toBe(200);
+    firstId = decided.body.decision_id as string;
+  });
+
+  it("asks again in another mode as a new decision of the owner, linked both ways", async () => {
+    const rerun = await callApi(stack.url, rerunPath(firstId), alice.tokens.access_token, { body: { ensemble_mode: "judge" } });
+    expect(rerun.status).toBe(200);
+    expect(rerun.body).toMatchObject({ rerun_of: firstId, question: "Move the launch?" });
+    const rerunId = rerun.body.decision_id as string;
+    expect(rerunId).not.toBe(firstId);
+
+    const second = await api(`${HISTORY}/${rerunId}`, alice.tokens.access_token);
+    expect(second.status).toBe(200);
+    expect(second.body.decision).toMatchObject({ rerun_of: firstId, ensemble_mode: "judge", categories: ["Yes", "No", "Later"], final_decision: rerun.body.final_decision });
+    // The first decision's image went along, stored as the new decision's own asset.
+    expect((second.body.decision as { images: string[] }).images).toHaveLength(1);
+
+    const first = await api(`${HISTORY}/${firstId}`, alice.tokens.access_token);
+    expect(first.body.decision).toMatchObject({ rerun_of: null, ensemble_mode: "majority_voting" });
+    expect(first.body.reruns).toEqual([expect.objectContaining({ id: rerunId, ensemble_mode: "judge", final_decision: rerun.body.final_decision })]);
+    const outcomes = (first.body.compare as { outcomes: { mode: string; source: string; decision_id: string | null }[] }).outcomes;
+    expect(outcomes.find((o) => o.mode === "judge")).toMatchObject({ source: "rerun", decision_id: rerunId });
+    expect(outcomes.find((o) => o.mode === "gossip")).toMatchObject({ source: "not_run", decision_id: null });
+  });
+
+  it("keeps the first decision's mode when the body names only another panel", async () => {
+    const rerun = await callApi(stack.url, rerunPath(firstId), alice.tokens.access_token, { body: { models: ["openai", "claude"] } });
+    expect(rerun.status).toBe(200);
+    const stored = await api(`${HISTORY}/${rerun.body.decision_id as string}`, alice.tokens.access_token);
+    expect(stored.body.decision).toMatchObject({ rerun_of: firstId, ensemble_mode: "majority_voting", total_votes: 2 });
+    expect(Object.keys((stored.body.decision as { individual_responses: object }).individual_responses)).toEqual(["openai", "claude"]);
+  });
+
+  it("answers another user's decision exactly like an unknown id: 404, and starts nothing", async () => {
+    const before = await stack.store.decisions.count();
+    const others = await callApi(stack.url, rerunPath(firstId), bob.tokens.access_token, { body: {} });
+    const unknown = await callApi(stack.url, rerunPath(randomUUID()), bob.tokens.access_token, { body: {} });
+    expect(others.status).toBe(404);
+    expect(others.body).toEqual({ detail: HISTORY_MESSAGES.notFound });
+    expect(unknown.text).toBe(others.text);
+    expect(await stack.store.decisions.count()).toBe(before);
+    expect((await list(bob)).body.total).toBe(0);
+  });
+
+  it("answers 401 without a token, and 400 for an unknown mode or model", async () => {
+    expect(await callApi(stack.url, rerunPath(firstId), null, { body: {} })).toMatchObject({ status: 401, body: { detail: AUTH_MESSAGES.invalidCredentials } });
+    const badMode = await callApi(stack.url, rerunPath(firstId), alice.tokens.access_token, { body: { ensemble_mode: "dictator" } });
+    expect(badMode.status).toBe(400);
+    expect(JSON.stringify(badMode.body)).toContain("ensemble_mode must be one of majority_voting, weighted_voting, judge, gossip.");
+    const badModel = await callApi(stack.url, rerunPath(firstId), alice.tokens.access_token, { body: { models: ["nope"] } });
+    expect(badModel.status).toBe(400);
+    expect(JSON.stringify(badModel.body)).toContain("Unknown model: nope.");
   });
 });

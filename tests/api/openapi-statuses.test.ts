@@ -11,6 +11,7 @@ import type { BodyRecipe, Caller, FuzzFixtures, RequestRecipe } from "@sd/testin
 import { Huge } from "@sd/testing/fuzz/tokens";
 import { toWire } from "@sd/testing/fuzz/wire";
 import { callApi, storedDecision } from "@sd/testing/history";
+import { savePreset } from "@sd/testing/presets";
 import { useStackWithMail, type StackWithMail } from "@sd/testing/stack-with-mail";
 
 /**
@@ -104,12 +105,14 @@ async function fixturesOf(stack: StackWithMail, withAsset: boolean): Promise<Fuz
   const key = await callApi(stack.url, "/api/api-keys", token, { body: { name: "statuses" } });
   expect(key.status, key.text).toBe(201);
   const apiKey = ApiKeySchema.required({ keyvalue: true }).parse(key.body);
+  const preset = await savePreset(stack.url, token, "statuses");
   return {
     user: { id: user.user.id, accessToken: token },
     admin: { accessToken: admin.tokens.access_token },
     apiKey: { id: apiKey.id, value: apiKey.keyvalue },
     decisionId: decision.id,
     imageAssetId,
+    presetId: preset.id,
   };
 }
 

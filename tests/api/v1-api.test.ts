@@ -104,7 +104,19 @@ function scriptVotes(marker: string): void {
   ]);
 }
 
-const scriptedResult = (decisionId: string): V1EnsembleResponse => ({
+/**
+ * An answer without what its calls took and cost: those vary from run to run, so the votes are
+ * compared without them (a test of their own checks them against the stored decision).
+ */
+type VotesOnly = Omit<V1EnsembleResponse, "usage" | "cost_usd" | "vote_details"> & {
+  vote_details: Omit<V1EnsembleResponse["vote_details"][number], "latency_ms" | "usage" | "cost_usd">[];
+};
+function votesOnly(result: V1EnsembleResponse): VotesOnly {
+  const { usage: _usage, cost_usd: _cost, vote_details, ...rest } = result;
+  return { ...rest, vote_details: vote_details.map(({ latency_ms: _latency, usage: _tokens, cost_usd: _dollars, ...vote }) => vote) };
+}
+
+const scriptedResult = (decisionId: string): VotesOnly => ({
   decision_id: decisionId,
   ensemble_decision: "Yes",
   vote_details: [
@@ -116,7 +128,10 @@ const scriptedResult = (decisionId: string): V1EnsembleResponse => ({
   consensus_score: 2 / 3,
 });
 
-const byName = (result: V1EnsembleResponse) => ({ ...result, vote_details: [...result.vote_details].sort((a, b) => a.llm_name.localeCompare(b.llm_name)) });
+const byName = (answer: V1EnsembleResponse | VotesOnly) => {
+  const result = "cost_usd" in answer ? votesOnly(answer) : answer;
+  return { ...result, vote_details: [...result.vote_details].sort((a, b) => a.llm_name.localeCompare(b.llm_name)) };
+};
 
 describe("the public API on one deployment", () => {
   const stack = useStack({ API_KEY_RATE_LIMIT_PER_MINUTE: "1000" });
@@ -218,6 +233,43 @@ describe("the public API on one deployment", () => {
       expect(emulator.calls()).toHaveLength(3);
     });
 
+    it("answers each model's latency, tokens and cost and the decision's totals, the very figures the stored decision keeps, also at GET /v1/decisions/{id}", async () => {
+      const key = await alice.newKey();
+      const tokens = {
+        openai: { input_tokens: 1000, output_tokens: 200 },
+        gemini: { input_tokens: 800, output_tokens: 100 },
+        claude: { input_tokens: 500, output_tokens: 50 },
+      };
+      emulator.addRules([
+        { match: { vendor: "openai", question_contains: "[figures]" }, latency_ms: 120, respond: { kind: "answer", category: "Yes", usage: tokens.openai } },
+        { match: { vendor: "gemini", question_contains: "[figures]" }, latency_ms: 60, respond: { kind: "answer", category: "Yes", usage: tokens.gemini } },
+        { match: { vendor: "anthropic", question_contains: "[figures]" }, respond: { kind: "answer", category: "No", usage: tokens.claude } },
+      ]);
+      const answer = await v1(ENSEMBLE, { key: key.value, body: { prompt: "[figures] Ship it?", valid_responses: ["Yes", "No"], early_quorum: false } });
+      expect(answer.status, answer.text).toBe(200);
+      const result = V1EnsembleResponseSchema.parse(answer.body);
+      const stored = (await stack.store.decisions.findById(result.decision_id))!;
+
+      const votes = Object.fromEntries(result.vote_details.map(({ llm_name, latency_ms, usage, cost_usd }) => [llm_name, { latency_ms, usage, cost_usd }]));
+      expect(votes).toEqual(
+        Object.fromEntries(
+          (["openai", "gemini", "claude"] as const).map((provider) => [
+            provider,
+            { latency_ms: stored.model_latencies_ms[provider], usage: tokens[provider], cost_usd: stored.model_costs_usd[provider] },
+          ]),
+        ),
+      );
+      // Real figures: the scripted latency is in it, the listed models are priced.
+      expect(votes.openai!.latency_ms).toBeGreaterThanOrEqual(120);
+      for (const vote of result.vote_details) expect(vote.cost_usd, vote.llm_name).toBeGreaterThan(0);
+      expect(result.usage).toEqual({ input_tokens: 2300, output_tokens: 350 });
+      expect(result.cost_usd).toBe(stored.cost_usd);
+      expect(result.cost_usd).toBeCloseTo(result.vote_details.reduce((sum, vote) => sum + vote.cost_usd!, 0), 12);
+
+      const polled = V1DecisionStatusSchema.parse((await v1(`/v1/decisions/${result.decision_id}`, { key: key.value })).body);
+      expect(polled).toEqual({ decision_id: result.decision_id, status: "complete", result });
+    });
+
     it("sends the rate-limit headers exactly as the API document shows them, and refuses an Idempotency-Key the document's pattern refuses", async () => {
       const key = await alice.newKey();
       const answer = await v1("/v1/decision-history", { key: key.value });
@@ -255,6 +307,8 @@ describe("the public API on one deployment", () => {
         consensus_score: 1,
       };
       expect(byName(decided)).toEqual(byName(expected));
+      // A vote nobody waited for took no time of the decision's.
+      expect(decided.vote_details.find((vote) => vote.llm_name === "claude")?.latency_ms).toBeNull();
       const polled = V1DecisionStatusSchema.parse((await v1(`/v1/decisions/${decided.decision_id}`, { key: key.value })).body);
       expect(polled.status === "complete" && byName(polled.result)).toEqual(byName(expected));
 

@@ -2,6 +2,7 @@ import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ADMIN_MESSAGES,
+  ADMIN_SOCKET_EVENTS,
   AGGREGATE_QUEUE,
   SystemHealthSchema,
   type AuthResponse,
@@ -14,15 +15,18 @@ import { expiredAccessToken, openAs, useHistoryApp } from "./support/history-app
 
 /**
  * /admin in Chromium against the real stack: an admin signed in by magic link (listed in
- * ADMIN_EMAILS), decisions seeded at exact times so every tab's figures are known, the live room
- * fed by decisions run over HTTP, and the queue view; a second stack without provider workers for
- * the 'System Status' banner. At 375 and 1280 px.
+ * ADMIN_EMAILS), decisions seeded at exact times so every tab's figures are known, the one period
+ * picker and the open tab kept in the URL, the live room fed by decisions run over HTTP (the counts
+ * follow without Refresh), and the queue view in a new tab; a second stack without provider
+ * workers for the 'System Status' banner. At 375 and 1280 px.
  */
 
 const ADMIN_EMAIL = "admin.e2e@example.com";
 const SIGN_IN_DIALOG = "Sign in to Smart Decision";
 
 const app = useHistoryApp({ ADMIN_EMAILS: ADMIN_EMAIL });
+/** Where screenshots go when set (e.g. ADMIN_SCREENSHOTS=/tmp/shots). */
+const shots = process.env.ADMIN_SCREENSHOTS;
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -40,12 +44,24 @@ function adminRequests(page: Page): Request[] {
   });
   return seen;
 }
+/** Resolves at the first live throughput frame the page receives: its socket is then in the admin room. */
+function firstThroughput(page: Page): Promise<void> {
+  return new Promise((resolve) => {
+    page.on("websocket", (socket) =>
+      socket.on("framereceived", (frame) => {
+        if (String(frame.payload).includes(ADMIN_SOCKET_EVENTS.throughput)) resolve();
+      }),
+    );
+  });
+}
 const periodsAsked = (requests: Request[], endpoint: string) =>
   requests.filter((request) => new URL(request.url()).pathname === `/api/admin/${endpoint}`).map((request) => new URL(request.url()).searchParams.get("period"));
 
 const tab = (page: Page, name: string) => page.getByRole("tab", { name, exact: true });
 const region = (page: Page, name: string) => page.getByRole("region", { name, exact: true });
 const statValue = (page: Page, card: string) => region(page, card).getByTestId("stat-value");
+const periodPicker = (page: Page) => page.getByLabel("Period", { exact: true });
+const searchParam = (page: Page, name: string) => new URL(page.url()).searchParams.get(name);
 
 async function openDashboard(page: Page): Promise<void> {
   await openAs(page, admin, "/admin");
@@ -157,7 +173,8 @@ describe.skipIf(browserUnavailable)("admin: who may see the dashboard", () => {
   it("treats an expired session as signed out, with 'Sign in again'", async () => {
     const page = await app.newPage(MOBILE);
     const requests = adminRequests(page);
-    await openAs(page, { user: admin.user, tokens: { ...admin.tokens, access_token: expiredAccessToken() } }, "/admin");
+    // Expired for good: the access token's time is up and the server refuses the refresh token (a valid one is used silently).
+    await openAs(page, { user: admin.user, tokens: { ...admin.tokens, access_token: expiredAccessToken(), refresh_token: "refused-refresh-token" } }, "/admin");
     const alert = page.getByRole("alert").filter({ hasText: ADMIN_MESSAGES.signInPrompt });
     await alert.getByRole("button", { name: "Sign in again" }).click();
     await page.getByRole("dialog", { name: SIGN_IN_DIALOG }).waitFor();
@@ -191,8 +208,14 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
       expect(periodsAsked(requests, "usage-stats")).toEqual(["month"]);
       expect(periodsAsked(requests, "recent-decisions")).toEqual(["day"]);
       expect(periodsAsked(requests, "system-health")).toEqual(["day"]);
-      expect(await page.getByLabel("Period", { exact: true }).inputValue()).toBe("month");
-      expect(await page.getByLabel("Period", { exact: true }).locator("option").allTextContents()).toEqual(["Last Day", "Last Week", "Last Month"]);
+      expect(await periodPicker(page).inputValue()).toBe("month");
+      expect(await periodPicker(page).locator("option").allTextContents()).toEqual(["Last Day", "Last Week", "Last Month"]);
+      // One period picker for the whole page, whichever tab is open.
+      for (const name of ["Overview", "Trends", "Users", "Recent Activity", "System Health"]) {
+        await tab(page, name).click();
+        expect(await page.getByRole("combobox").count(), name).toBe(1);
+      }
+      await tab(page, "Overview").click();
       await page.getByTestId("last-updated").filter({ hasText: /Last updated: \d/ }).waitFor();
 
       // Five decisions in the last 30 days (the 40-day-old one is out): two in the last hour,
@@ -219,22 +242,37 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
     }
   });
 
-  it("asks again with the chosen period and shows its figures; Refresh asks again", async () => {
+  it("asks again with the chosen period and shows its figures, keeping it in the URL for every tab; Refresh asks again", async () => {
     const page = await app.newPage(DESKTOP);
     const requests = adminRequests(page);
     await openDashboard(page);
-    await page.getByLabel("Period", { exact: true }).selectOption("week");
+    await periodPicker(page).selectOption("week");
     await statValue(page, "Total Decisions").filter({ hasText: /^4$/ }).waitFor();
     expect(await statValue(page, "Error Rate").textContent()).toBe("50%");
-    await page.getByLabel("Period", { exact: true }).selectOption("day");
+    expect(searchParam(page, "period")).toBe("week");
+    await periodPicker(page).selectOption("day");
     await statValue(page, "Total Decisions").filter({ hasText: /^3$/ }).waitFor();
     expect(await statValue(page, "Error Rate").textContent()).toBe("33.33%");
     expect(periodsAsked(requests, "usage-stats")).toEqual(["month", "week", "day"]);
+    expect(searchParam(page, "period")).toBe("day");
 
     const before = requests.length;
     await page.getByRole("button", { name: "Refresh" }).click();
     await expect.poll(() => requests.length - before).toBe(3);
     expect(periodsAsked(requests.slice(before), "usage-stats")).toEqual(["day"]);
+
+    // The week chosen on Recent Activity is the period of every tab, and a reload (or a shared link) keeps tab and period.
+    await tab(page, "Recent Activity").click();
+    await periodPicker(page).selectOption("week");
+    await region(page, "Recent Activity").getByText("Move the offsite to May?").waitFor();
+    expect([searchParam(page, "tab"), searchParam(page, "period")]).toEqual(["recent", "week"]);
+    await page.reload();
+    await region(page, "Recent Activity").getByText("Move the offsite to May?").waitFor();
+    expect(await tab(page, "Recent Activity").getAttribute("aria-selected")).toBe("true");
+    expect(await periodPicker(page).inputValue()).toBe("week");
+    await tab(page, "Overview").click();
+    await statValue(page, "Total Decisions").filter({ hasText: /^4$/ }).waitFor();
+    expect(periodsAsked(requests, "system-health").at(-1)).toBe("week");
   });
 
   it("shows the last 7 days as bars on Trends (375 px)", async () => {
@@ -276,7 +314,8 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
       await openDashboard(page);
       await tab(page, "Recent Activity").click();
       const panel = region(page, "Recent Activity");
-      expect(await panel.getByLabel("Activity period").inputValue()).toBe("day");
+      // No period chosen yet: the picker shows the day Recent Activity defaults to.
+      expect(await periodPicker(page).inputValue()).toBe("day");
       const items = panel.getByTestId("activity-item");
       await items.first().waitFor();
       expect(await items.count()).toBe(3);
@@ -303,7 +342,7 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
       await items.nth(2).getByText("3h ago").waitFor();
       expect(await overflowingElements(page)).toEqual([]);
 
-      await panel.getByLabel("Activity period").selectOption("week");
+      await periodPicker(page).selectOption("week");
       await items.nth(3).waitFor();
       const bob = items.nth(3);
       await bob.getByText("Move the offsite to May?").waitFor();
@@ -322,7 +361,7 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
       await openDashboard(page);
       await tab(page, "System Health").click();
       const panel = region(page, "System Health");
-      expect(await panel.getByLabel("Health period").inputValue()).toBe("day");
+      expect(await periodPicker(page).inputValue()).toBe("day");
       const day = await serverHealth("day");
       const badge = panel.getByTestId("status-badge");
       await badge.waitFor();
@@ -342,11 +381,19 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
         await checkPanel.getByText(check.message, { exact: true }).waitFor();
         expect(await checkPanel.getByTestId("status-badge").getAttribute("data-tone")).toBe(TONE[check.status]);
       }
+      // The workers figure is the sum of the per-queue counts its line lists, never "0" beside "Every queue has a live worker".
+      const workers = region(page, "Workers");
+      const workersLine = await workers.getByText(/live worker/).textContent();
+      expect(workersLine).toMatch(/^Every queue has a live worker \(.+\)$/);
+      const listed = [...(workersLine ?? "").matchAll(/: (\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+      expect(listed).toBeGreaterThan(0);
+      expect(await workers.getByTestId("check-value").textContent()).toBe(String(listed));
       const names = await page.getByRole("region").evaluateAll((regions) => regions.map((r) => r.getAttribute("aria-label")));
       expect(names.filter((name) => name === "Database" || name === "Activity")).toEqual(["Database", "Activity"]);
       expect(await overflowingElements(page)).toEqual([]);
 
-      await panel.getByLabel("Health period").selectOption("week");
+      if (shots) await page.screenshot({ path: `${shots}/admin-health-${viewport.width}.png`, fullPage: true });
+      await periodPicker(page).selectOption("week");
       await metric("Period hours").filter({ hasText: /^168$/ }).waitFor();
       expect(await metric("Decisions in period").textContent()).toBe("4");
       expect(periodsAsked(requests, "system-health")).toEqual(["day", "week"]);
@@ -355,12 +402,15 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
 });
 
 describe.skipIf(browserUnavailable)("admin: live throughput and the queue view", () => {
-  it("updates the live panel from the admin room while decisions run (375 px)", async () => {
+  it("updates the live panel and the counts from the admin room while decisions run, without Refresh (375 px)", async () => {
     const page = await app.newPage(MOBILE);
     await openDashboard(page);
     const live = region(page, "Live Throughput");
     await live.getByText("Live", { exact: true }).waitFor();
-    for (const question of ["Lunch: pizza or salad?", "Deploy on Friday?", "Rename the project?"]) {
+    const before = Number(await statValue(page, "Total Decisions").textContent());
+    const recentBefore = await region(page, "Total Decisions").getByText(/in the last hour$/).textContent();
+    const questions = ["Lunch: pizza or salad?", "Deploy on Friday?", "Rename the project?"];
+    for (const question of questions) {
       const answer = await callApi(app.url, "/api/ensembled-llm-categorical-decision", admin.tokens.access_token, { body: { question, categories: ["Yes", "No"] } });
       expect(answer.status, answer.text).toBe(200);
     }
@@ -370,15 +420,48 @@ describe.skipIf(browserUnavailable)("admin: live throughput and the queue view",
       await table.getByRole("row", { name: new RegExp(`^${provider} 3 `) }).waitFor({ timeout: 10_000 });
     }
     await live.locator("dd").nth(2).filter({ hasText: /^[1-9]/ }).waitFor({ timeout: 10_000 });
+    // The cards follow the room's finished decisions (well before the 30 s interval): nobody pressed Refresh.
+    await statValue(page, "Total Decisions").filter({ hasText: new RegExp(`^${before + questions.length}$`) }).waitFor({ timeout: 10_000 });
+    expect(await region(page, "Total Decisions").getByText(/in the last hour$/).textContent()).not.toBe(recentBefore);
+    await page.getByTestId("last-updated").filter({ hasText: /\((just now|\d+ s ago)\)$/ }).waitFor();
     expect(await overflowingElements(page)).toEqual([]);
+    if (shots) await page.screenshot({ path: `${shots}/admin-overview-live-375.png`, fullPage: true });
+    // Recent Activity was fetched before those decisions: opening it asks again, and they are listed.
+    await tab(page, "Recent Activity").click();
+    const activity = region(page, "Recent Activity");
+    for (const question of questions) await activity.getByText(question, { exact: true }).waitFor({ timeout: 10_000 });
+    if (shots) await page.screenshot({ path: `${shots}/admin-recent-live-375.png`, fullPage: true });
   });
 
-  it("opens the queue view from the dashboard", async () => {
+  it("shows decisions made while Recent Activity is open, at 1280 px", async () => {
+    const page = await app.newPage(DESKTOP);
+    const inRoom = firstThroughput(page);
+    await openAs(page, admin, "/admin?tab=recent");
+    const activity = region(page, "Recent Activity");
+    await activity.getByTestId("activity-item").first().waitFor();
+    await inRoom;
+    const question = "Open the office on Saturday?";
+    const answer = await callApi(app.url, "/api/ensembled-llm-categorical-decision", admin.tokens.access_token, { body: { question, categories: ["Yes", "No"] } });
+    expect(answer.status, answer.text).toBe(200);
+    await activity.getByText(question, { exact: true }).waitFor({ timeout: 10_000 });
+    expect(await overflowingElements(page)).toEqual([]);
+    if (shots) await page.screenshot({ path: `${shots}/admin-recent-live-1280.png`, fullPage: true });
+  });
+
+  it("opens the queue view in a new tab, the dashboard staying where it was", async () => {
     const page = await app.newPage(DESKTOP);
     await openDashboard(page);
-    await region(page, "Live Throughput").getByRole("button", { name: "Open queue view" }).click();
-    await page.waitForURL((url) => url.pathname.startsWith("/admin/queues"));
-    await page.getByText(AGGREGATE_QUEUE).first().waitFor({ timeout: 15_000 });
+    if (shots) await page.screenshot({ path: `${shots}/admin-overview-1280.png`, fullPage: true });
+    const [board] = await Promise.all([
+      page.context().waitForEvent("page"),
+      region(page, "Live Throughput").getByRole("button", { name: "Open queue view (opens in a new tab)" }).click(),
+    ]);
+    await board.waitForURL((url) => url.pathname.startsWith("/admin/queues"));
+    await board.getByText(AGGREGATE_QUEUE).first().waitFor({ timeout: 15_000 });
+    // Cut from the dashboard like rel=noopener, which is still open at /admin.
+    expect(await board.evaluate(() => window.opener)).toBeNull();
+    expect(new URL(page.url()).pathname).toBe("/admin");
+    await statValue(page, "Total Decisions").filter({ hasText: /^\d+$/ }).waitFor();
   });
 });
 

@@ -1,5 +1,5 @@
-import type { Page, Request } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page, Request, Response } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { AUTH_MESSAGES, type AuthResponse, type AuthTokens, type AuthUser } from "@sd/contracts";
 import { magicLinkToken, signInByMail, SmtpCapture, startTestOidcProvider, type TestAccount, type TestOidcProvider } from "@sd/testing";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements, useBrowserApp } from "./support/browser-app";
@@ -95,10 +95,19 @@ async function signInAs(page: Page, email: string, path = "/"): Promise<AuthResp
   return auth;
 }
 
-/** Every request the page makes to `path`, recorded from now on. */
-function recordRequests(page: Page, path: string): Request[] {
+/** The statuses of the answers the page (or every tab of a browser context) gets from `path`, recorded from now on. */
+function answersTo(page: Page | BrowserContext, path: string): number[] {
+  const statuses: number[] = [];
+  page.on("response", (response: Response) => {
+    if (new URL(response.url()).pathname === path) statuses.push(response.status());
+  });
+  return statuses;
+}
+
+/** Every request the page (or every tab of a browser context) makes to `path`, recorded from now on. */
+function recordRequests(page: Page | BrowserContext, path: string): Request[] {
   const seen: Request[] = [];
-  page.on("request", (request) => {
+  page.on("request", (request: Request) => {
     if (new URL(request.url()).pathname === path) seen.push(request);
   });
   return seen;
@@ -386,33 +395,117 @@ describe.skipIf(browserUnavailable)("/console signed in", () => {
   });
 });
 
+/**
+ * Moves the clocks of the server and of the page's browser `ms` ahead, as time passing would: the
+ * stack runs in this process, so faking Node's Date moves the gateway's (tokens are issued and
+ * checked by it); the page needs `page.clock.install()` first. Timers are not faked.
+ */
+async function timeTravel(page: Page, ms: number, { browser = true } = {}) {
+  if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+  vi.setSystemTime(Date.now() + ms);
+  if (browser) await page.clock.setSystemTime(Date.now());
+}
+const MINUTE = 60_000;
+const DASHBOARD_EXPIRED = "Your session has expired. Please sign in again.";
+
 describe.skipIf(browserUnavailable)("session expiry", () => {
-  it("an expired stored token: signed out on start, storage cleared, the user told", async () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  // Two tabs on a loaded machine: more room than the default 30 s.
+  it("a user returning after the access token's 15 minutes lands signed in, on reload and in a second tab, with one refresh", { timeout: 60_000 }, async () => {
     const page = await app.newPage();
-    const auth = await signInByMail(app.url, mail(), freshEmail("stale"));
-    await page.goto("/");
-    const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-    const expired = `${part({ alg: "HS256" })}.${part({ sub: auth.user.id, exp: Math.floor(Date.now() / 1000) - 60 })}.sig`;
-    await page.evaluate(
-      ({ user, tokens }) => {
-        localStorage.setItem("auth_user", JSON.stringify(user));
-        localStorage.setItem("auth_token", JSON.stringify(tokens));
-      },
-      { user: auth.user, tokens: { ...auth.tokens, access_token: expired } },
-    );
-    const checks = recordRequests(page, "/api/auth/admin-check");
-    await page.goto("/console");
-    await toast(page, SESSION_EXPIRED).waitFor();
-    await page.getByRole("main").getByRole("status").filter({ hasText: SESSION_EXPIRED }).waitFor();
+    await page.clock.install();
+    const email = freshEmail("returning");
+    const auth = await signInAs(page, email, "/dashboard");
+    const refreshes = answersTo(page.context(), "/api/auth/refresh");
+    await timeTravel(page, 16 * MINUTE);
+    expect(await serverAccepts(auth.tokens.access_token)).toBe(false);
+
+    // The tab is reloaded and, while its refresh is held on the way to the server, a second tab is
+    // opened: both renew the same stored session at once.
+    let heldRefresh: () => void = () => undefined;
+    let announceHeld: () => void = () => undefined;
+    const refreshHeld = new Promise<void>((announce) => (announceHeld = announce));
+    await page.route("**/api/auth/refresh", async (route) => {
+      await new Promise<void>((release) => {
+        heldRefresh = release;
+        announceHeld();
+      });
+      await route.continue();
+    });
+    await page.reload();
+    await refreshHeld;
+    const second = await page.context().newPage();
+    second.setDefaultTimeout(20_000);
+    const secondRefreshes = recordRequests(second, "/api/auth/refresh");
+    await second.goto("/console");
+    // The second tab waits for its turn (or, were tabs not taking turns, sends its own refresh).
+    const secondWaits = async () => (await second.evaluate(async () => (await navigator.locks.query()).pending ?? [])).length > 0;
+    await expect.poll(async () => secondRefreshes.length > 0 || (await secondWaits()), { timeout: 15_000 }).toBe(true);
+    heldRefresh();
+    await second.getByRole("heading", { level: 1, name: `Welcome, ${email.split("@")[0]}` }).waitFor();
+    await page.getByRole("heading", { level: 2, name: "No decisions yet" }).waitFor();
+    for (const tab of [page, second]) await avatarButton(tab).waitFor();
+    // One tab exchanged the refresh token, the other took the new tokens: a second use of the
+    // rotated token would have ended the session on the server.
+    expect(refreshes).toEqual([200]);
+    expect(secondRefreshes).toHaveLength(0);
+    const stored = await storedSession(second);
+    expect(stored.tokens?.refresh_token).not.toBe(auth.tokens.refresh_token);
+    expect(await storedSession(page)).toEqual(stored);
+    expect(await serverAccepts(stored.tokens!.access_token)).toBe(true);
+    expect(await toast(page, SESSION_EXPIRED).count()).toBe(0);
+    expect(await page.getByText(DASHBOARD_EXPIRED).count()).toBe(0);
     expect(await overflowingElements(page)).toEqual([]);
-    if (shots) await page.screenshot({ path: `${shots}/console-expired-1280.png`, fullPage: true });
-    await page.getByRole("heading", { level: 1, name: "Smart Decision Console" }).waitFor();
+    if (shots) await page.screenshot({ path: `${shots}/returning-signed-in-1280.png`, fullPage: true });
+    await second.setViewportSize(MOBILE);
+    expect(await overflowingElements(second)).toEqual([]);
+    if (shots) await second.screenshot({ path: `${shots}/returning-signed-in-375.png`, fullPage: true });
+  });
+
+  it("a 401 mid-session (the server's clock past the token's expiry, the page's not) is refreshed once and the call retried", async () => {
+    const page = await app.newPage();
+    await page.clock.install();
+    const auth = await signInAs(page, freshEmail("skewed"), "/dashboard");
+    await page.getByRole("heading", { level: 2, name: "No decisions yet" }).waitFor();
+    const lists = recordRequests(page, "/api/decision-history");
+    const refreshes = recordRequests(page, "/api/auth/refresh");
+    await timeTravel(page, 16 * MINUTE, { browser: false });
+    const answers = answersTo(page, "/api/decision-history");
+    await page.getByRole("button", { name: "Refresh Dashboard" }).click();
+    await expect.poll(() => answers).toEqual([401, 200]);
+    expect(refreshes).toHaveLength(1);
+    const stored = await storedSession(page);
+    expect(lists.map((r) => r.headers().authorization)).toEqual([`Bearer ${auth.tokens.access_token}`, `Bearer ${stored.tokens!.access_token}`]);
+    await page.getByRole("heading", { level: 2, name: "No decisions yet" }).waitFor();
+    expect(await avatarButton(page).isVisible()).toBe(true);
+  });
+
+  it("a user returning to a session ended elsewhere is told it expired and asked to sign in again", async () => {
+    const page = await app.newPage();
+    await page.clock.install();
+    const auth = await signInAs(page, freshEmail("stale"), "/dashboard");
+    // Signed out on another device: the refresh token is revoked with the session.
+    await fetch(`${app.url}/api/auth/logout`, { method: "POST", headers: { authorization: `Bearer ${auth.tokens.access_token}` } });
+    await timeTravel(page, 16 * MINUTE);
+    const checks = recordRequests(page, "/api/auth/admin-check");
+    const refreshes = answersTo(page, "/api/auth/refresh");
+    await page.reload();
+    await toast(page, SESSION_EXPIRED).waitFor();
+    expect(refreshes).toEqual([401]);
+    await page.getByRole("main").getByText(DASHBOARD_EXPIRED).waitFor();
     await headerSignIn(page).waitFor();
     expect(await storedSession(page)).toEqual({ user: null, tokens: null });
     expect(checks).toHaveLength(0);
+    expect(await overflowingElements(page)).toEqual([]);
+    if (shots) await page.screenshot({ path: `${shots}/dashboard-expired-1280.png`, fullPage: true });
     await page.setViewportSize(MOBILE);
     expect(await overflowingElements(page)).toEqual([]);
-    if (shots) await page.screenshot({ path: `${shots}/console-expired-375.png`, fullPage: true });
+    if (shots) await page.screenshot({ path: `${shots}/dashboard-expired-375.png`, fullPage: true });
+    await page.getByRole("main").getByRole("button", { name: "Sign in again" }).click();
+    await page.getByRole("dialog", { name: "Sign in to Smart Decision" }).waitFor();
   });
 
   it("the 60-second check refreshes a token about to expire, so the user stays signed in", async () => {

@@ -1,6 +1,6 @@
 import type { Locator, Page, Request, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { AuthResponse, StoredDecision } from "@sd/contracts";
+import { DEFAULT_PROVIDERS, type AuthResponse, type StoredDecision } from "@sd/contracts";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements } from "./support/browser-app";
 import { expiredAccessToken, HISTORY_PATH, useHistoryApp } from "./support/history-app";
 
@@ -92,7 +92,7 @@ describe.skipIf(browserUnavailable)("dashboard: signing in", () => {
     const auth = await app.signIn("expired");
     const page = await app.newPage(MOBILE);
     const requests = historyRequests(page);
-    await app.openAs(page, { user: auth.user, tokens: { ...auth.tokens, access_token: expiredAccessToken() } }, "/dashboard");
+    await app.openAs(page, { user: auth.user, tokens: { ...auth.tokens, access_token: expiredAccessToken(), refresh_token: "revoked-refresh-token" } }, "/dashboard");
     const alert = page.getByRole("alert").filter({ hasText: SESSION_EXPIRED });
     await alert.waitFor();
     expect(await overflowingElements(page)).toEqual([]);
@@ -166,7 +166,7 @@ describe.skipIf(browserUnavailable)("dashboard: the list", () => {
       await expect.poll(() => models.allInnerTexts()).toEqual([
         "OpenAI GPT-4o: Porto",
         "Google Gemini 2.5 Flash: Lisbon",
-        "Anthropic Claude Sonnet 3.5: No response",
+        `${DEFAULT_PROVIDERS.claude.label}: No response`,
         "deep Seek: No response",
       ]);
       expect(await paintedColour(models.nth(0).getByRole("img", { name: "Answered" }))).toBe("green");
@@ -384,6 +384,64 @@ describe.skipIf(browserUnavailable)("dashboard: filters", () => {
       await page.getByRole("button", { name: "Hide Filters" }).click();
       await form.waitFor({ state: "detached" });
     }
+  });
+
+  it("keeps the filters in the URL: a filtered view survives a reload, opens from a shared link, and Back/Forward return to each search", async () => {
+    const auth = await app.signIn("url-filters");
+    await seedFilterHistory(auth);
+    const page = await app.newPage(DESKTOP);
+    await openDashboard(page, auth);
+    await expectQuestions(page, ALL);
+    await page.getByRole("button", { name: "Show Filters" }).click();
+    const form = filtersForm(page);
+    const search = () => new URL(page.url()).search;
+
+    await requestAfter(page, () => form.getByLabel("Question").fill("  lunch "));
+    await expectQuestions(page, ["Lunch tomorrow: soup or salad?", "Lunch: pizza or sushi?"]);
+    expect(search()).toBe("?question=lunch");
+    await requestAfter(page, () => form.getByLabel("Category").selectOption("Pizza"));
+    await expectQuestions(page, ["Lunch: pizza or sushi?"]);
+    expect(search()).toBe("?question=lunch&category=Pizza");
+
+    // A reload searches the same thing and shows the filters it applies, without Show Filters.
+    expect(await requestAfter(page, () => page.reload())).toEqual({ limit: "50", offset: "0", question: "lunch", category: "Pizza" });
+    await expectQuestions(page, ["Lunch: pizza or sushi?"]);
+    expect(await form.getByLabel("Question").inputValue()).toBe("lunch");
+    expect(await form.getByLabel("Category").inputValue()).toBe("Pizza");
+    await showing(page, "Showing 1 decision");
+
+    // Back returns to the previous search, inputs and list; Forward to the next.
+    await page.goBack();
+    await expectQuestions(page, ["Lunch tomorrow: soup or salad?", "Lunch: pizza or sushi?"]);
+    expect(search()).toBe("?question=lunch");
+    expect(await form.getByLabel("Category").inputValue()).toBe("all");
+    expect(await form.getByLabel("Question").inputValue()).toBe("lunch");
+    await page.goBack();
+    await expectQuestions(page, ALL);
+    expect(await form.getByLabel("Question").inputValue()).toBe("");
+    await page.goForward();
+    await page.goForward();
+    await expectQuestions(page, ["Lunch: pizza or sushi?"]);
+    expect(await form.getByLabel("Category").inputValue()).toBe("Pizza");
+
+    // A shared link (status and dates too) opens the same filtered view on another device (375 px).
+    const other = await app.newPage(MOBILE);
+    await openDashboard(other, auth);
+    await other.goto("/dashboard?status=with&from=2024-03-05&to=2024-03-12");
+    await expectQuestions(other, ["Lunch tomorrow: soup or salad?"]);
+    const shared = filtersForm(other);
+    expect(await shared.getByLabel("Decision Status").inputValue()).toBe("with");
+    expect(await shared.getByLabel("From Date").inputValue()).toBe("2024-03-05");
+    expect(await shared.getByLabel("To Date").inputValue()).toBe("2024-03-12");
+    expect(await overflowingElements(other)).toEqual([]);
+    if (process.env.SITE_SCREENSHOTS) {
+      await other.screenshot({ path: `${process.env.SITE_SCREENSHOTS}/nav-dashboard-url-375.png`, fullPage: true });
+      await page.screenshot({ path: `${process.env.SITE_SCREENSHOTS}/nav-dashboard-url-1280.png`, fullPage: true });
+    }
+    // Clear Filters leaves plain /dashboard.
+    await requestAfter(other, () => shared.getByRole("button", { name: "Clear Filters" }).click());
+    expect(new URL(other.url()).search).toBe("");
+    await expectQuestions(other, ALL);
   });
 
   it("reads From and To as days of the user's own time zone", async () => {

@@ -1,12 +1,14 @@
 import { readFile } from "node:fs/promises";
 import type { Page, Route } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ImageAssetListResponseSchema, type AuthResponse, type DecisionHistoryItem, type ImageAsset, type StoredDecision } from "@sd/contracts";
+import { DEFAULT_PROVIDERS, ImageAssetListResponseSchema, type AuthResponse, type DecisionHistoryItem, type ImageAsset, type StoredDecision } from "@sd/contracts";
 import { callApi } from "@sd/testing";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements } from "./support/browser-app";
 import { paintedHue } from "./support/colours";
 import { definition, terms } from "./support/definitions";
 import { pngBytes, pngDataUrl, useHistoryApp } from "./support/history-app";
+import { formatProcessingTime } from "../../web/src/history/format";
+import { formatCost } from "../../web/src/settings/format";
 
 /**
  * /decision/{id} in Chromium against the real stack: a decision made through the authenticated
@@ -16,15 +18,22 @@ import { pngBytes, pngDataUrl, useHistoryApp } from "./support/history-app";
 
 const app = useHistoryApp();
 
+/** Where screenshots go when set (e.g. DETAIL_SCREENSHOTS=/tmp/shots). */
+const shots = process.env.DETAIL_SCREENSHOTS;
+
 const OPENAI = "OpenAI GPT-4o";
 const GEMINI = "Google Gemini 2.5 Flash";
-const CLAUDE = "Anthropic Claude Sonnet 3.5";
+// The label of the model Claude runs (the spec's Sonnet 3.5 is retired), as /api/providers gives it.
+const CLAUDE = DEFAULT_PROVIDERS.claude.label;
 const DETAIL_PATH = "/api/decision-history/";
 
 const section = (page: Page, name: string | RegExp) => page.getByRole("region", { name });
 const modelItem = (page: Page, name: string) => section(page, "Model Responses").getByRole("listitem", { name, exact: true });
 
 /** Processing time as the specification words it. */
+/** An element's text line by line, without the empty lines block layout adds. */
+const textLines = (text: string) => text.split("\n").map((line) => line.trim()).filter(Boolean);
+
 const processingText = (ms: number) => (ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(2)}s`);
 
 async function openDecision(page: Page, auth: AuthResponse, id: string): Promise<void> {
@@ -88,15 +97,17 @@ describe.skipIf(browserUnavailable)("decision page: a decision made with images"
         expect(lines.filter((line) => line.includes(reason))).toHaveLength(1);
       }
 
+      // Each image once, named, with its type and size: no second list of the same images.
       const imageSection = section(page, "Images (2)");
-      for (const label of ["image1", "image2"]) {
-        const thumbnail = imageSection.getByRole("button", { name: `Open ${label}` }).locator("img");
+      for (const [index, name] of ["Image 1", "Image 2"].entries()) {
+        const thumbnail = imageSection.getByRole("button", { name: `Open ${name}` }).locator("img");
         await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+        const item = imageSection.getByRole("listitem").nth(index);
+        expect(textLines(await item.innerText())).toEqual([name, `image/png · ${(assets[index]!.file_size / 1024).toFixed(1)} KB`]);
       }
-      const assetSection = section(page, "Image Assets (2)");
-      for (const asset of assets) {
-        await assetSection.getByText(`image/png · ${(asset.file_size / 1024).toFixed(1)} KB`).first().waitFor();
-      }
+      expect(await imageSection.getByRole("listitem").count()).toBe(2);
+      expect(await page.getByRole("region", { name: /^Image/ }).count()).toBe(1);
+      expect(await main.getByText("image1", { exact: true }).count()).toBe(0);
 
       for (const [name, provider, confidence, colour, reason] of [
         [OPENAI, "openai", "90%", "green", "Sunny days favour a picnic."],
@@ -113,6 +124,30 @@ describe.skipIf(browserUnavailable)("decision page: a decision made with images"
         expect((await terms(item)).includes("Raw Response")).toBe(Boolean(raw) && raw !== stored.individual_responses[provider]);
       }
 
+      // Cost, tokens and latency, per model and in all, as the decision stored them.
+      const usage = section(page, "Cost, tokens and latency");
+      expect(await usage.getByTestId("total-cost").innerText()).toBe(formatCost(stored.cost_usd));
+      expect(stored.cost_usd).toBeGreaterThan(0);
+      for (const [name, provider] of [[OPENAI, "openai"], [GEMINI, "gemini"], [CLAUDE, "claude"]] as const) {
+        const item = usage.getByRole("listitem", { name, exact: true });
+        const tokens = stored.token_usage[provider]!;
+        expect(await definition(item, "Latency").innerText()).toBe(formatProcessingTime(stored.model_latencies_ms[provider]!));
+        expect(await definition(item, "Cost").innerText()).toBe(formatCost(stored.model_costs_usd[provider]!));
+        expect(await definition(item, "Tokens").innerText()).toBe(`${tokens.input_tokens} in / ${tokens.output_tokens} out tokens`);
+      }
+
+      // The mode is listed once, in Decision Metadata.
+      expect(await terms(section(page, "Ensemble"))).not.toContain("Mode");
+
+      // What the other modes would have decided: the votes counted again, judge and gossip on demand.
+      const compare = section(page, "What would the other modes have decided?");
+      expect((await compare.getByRole("listitem").allInnerTexts()).map(textLines)).toEqual([
+        ["Majority vote This decision", "3 votes counted again, no model asked", "Yes"],
+        ["Weighted vote", "3 votes counted again, no model asked; scores Yes 2.00, No 1.00", "Yes"],
+        ["Judge model", "Needs the models again: run it as a new decision", "Run judge model"],
+        ["Gossip rounds", "Needs the models again: run it as a new decision", "Run gossip rounds"],
+      ]);
+
       const metadata = section(page, "Decision Metadata");
       expect(await definition(metadata, "Decision ID").innerText()).toBe(stored.id);
       expect(await definition(metadata, "Total Votes").innerText()).toBe("3");
@@ -122,19 +157,21 @@ describe.skipIf(browserUnavailable)("decision page: a decision made with images"
       expect(await definition(metadata, "IP Address").innerText()).toBe(stored.user_ip);
 
       expect(await overflowingElements(page)).toEqual([]);
+      if (shots) await page.screenshot({ path: `${shots}/detail-${viewport.width}.png`, fullPage: true });
     }
   });
 
   it("opens the image viewer: keys + = - R 0 Esc, the buttons, the wheel, dragging and download", async () => {
     const page = await app.newPage(DESKTOP);
     await openDecision(page, auth, stored.id);
-    await section(page, "Images (2)").getByRole("button", { name: "Open image1" }).click();
-    const dialog = page.getByRole("dialog", { name: "image1" });
+    await section(page, "Images (2)").getByRole("button", { name: "Open Image 1" }).click();
+    const dialog = page.getByRole("dialog", { name: "Image 1" });
     await dialog.waitFor();
     const asset = assets[0]!;
-    await dialog.getByText(`image/png · ${(asset.file_size / 1024).toFixed(1)} KB`).waitFor();
-    const zoom = dialog.getByRole("status", { name: "Zoom" });
-    const image = dialog.getByRole("img", { name: "image1" });
+    await dialog.getByText(`1 of 2 · image/png · ${(asset.file_size / 1024).toFixed(1)} KB`).waitFor();
+    // The viewer's dialog is named after the image it shows: its zoom is read wherever it moves.
+    const zoom = page.getByRole("dialog").getByRole("status", { name: "Zoom" });
+    const image = dialog.getByRole("img", { name: "Image 1" });
     const size = async () => {
       const box = (await image.boundingBox())!;
       return { width: box.width, height: box.height, x: box.x + box.width / 2, y: box.y + box.height / 2 };
@@ -199,30 +236,102 @@ describe.skipIf(browserUnavailable)("decision page: a decision made with images"
     expect(download.suggestedFilename()).toBe("image1.png");
     expect(await readFile((await download.path())!)).toEqual(pngBytes(40, 20, 10));
 
+    // Next and previous: the arrow keys and the buttons, each image upright and at 100% again, no step past either end.
+    await page.keyboard.press("ArrowRight");
+    const second = page.getByRole("dialog", { name: "Image 2" });
+    await second.getByText(`2 of 2 · image/png · ${(assets[1]!.file_size / 1024).toFixed(1)} KB`).waitFor();
+    await zoomIs("100%");
+    if (shots) await page.screenshot({ path: `${shots}/detail-viewer-1280.png` });
+    expect(await second.getByRole("button", { name: "Next image" }).isDisabled()).toBe(true);
+    await page.keyboard.press("ArrowRight");
+    await second.getByText("2 of 2", { exact: false }).waitFor();
+    await page.keyboard.press("ArrowLeft");
+    await page.getByRole("dialog", { name: "Image 1" }).waitFor();
+    expect(await page.getByRole("dialog", { name: "Image 1" }).getByRole("button", { name: "Previous image" }).isDisabled()).toBe(true);
+    await page.getByRole("dialog", { name: "Image 1" }).getByRole("button", { name: "Next image" }).click();
+    await second.waitFor();
+    await second.getByRole("button", { name: "Previous image" }).click();
+    await page.getByRole("dialog", { name: "Image 1" }).waitFor();
+
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
+  });
 
-    // The other image opens from Image Assets, upright and at 100% again.
-    await section(page, "Image Assets (2)").getByRole("button", { name: "Open image2" }).click();
-    const second = page.getByRole("dialog", { name: "image2" });
-    await second.getByRole("status", { name: "Zoom" }).getByText("100%").waitFor();
-    await page.keyboard.press("Escape");
-    await second.waitFor({ state: "detached" });
+  it("runs the judge from Compare and lands on the new decision, linked both ways; shows the total cost on the dashboard card", async () => {
+    const page = await app.newPage(DESKTOP);
+    await openDecision(page, auth, stored.id);
+    const compare = section(page, "What would the other modes have decided?");
+    await compare.getByRole("button", { name: "Run judge model" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/decision/") && url.pathname !== `/decision/${stored.id}`);
+    const rerunId = decodeURIComponent(new URL(page.url()).pathname.slice("/decision/".length));
+    const rerun = (await app.stack.store.decisions.findById(rerunId))!;
+    expect(rerun).toMatchObject({ rerun_of: stored.id, ensemble_mode: "judge", question: stored.question });
+
+    // The new decision: its own answer, the judge's mode, and a link back to the first.
+    await page.getByRole("heading", { level: 1, name: stored.question }).waitFor();
+    expect(await definition(section(page, "Decision Metadata"), "Ensemble Mode").innerText()).toBe("judge");
+    expect(await page.getByTestId("rerun-of").innerText()).toBe("Re-run of the first decision");
+    expect(textLines(await section(page, "What would the other modes have decided?").getByRole("listitem", { name: "Judge model" }).innerText())).toEqual([
+      "Judge model This decision",
+      "How this decision was made",
+      rerun.final_decision ?? "No decision",
+    ]);
+    await section(page, "Images (2)").waitFor();
+    if (shots) await page.screenshot({ path: `${shots}/detail-rerun-1280.png`, fullPage: true });
+
+    // Back on the first: the judge's outcome beside the recomputed ones, and the re-run listed.
+    await page.getByTestId("rerun-of").getByRole("link", { name: "the first decision" }).click();
+    await page.waitForURL((url) => url.pathname === `/decision/${stored.id}`);
+    const judgeRow = section(page, "What would the other modes have decided?").getByRole("listitem", { name: "Judge model" });
+    await judgeRow.getByRole("link", { name: "Open re-run" }).waitFor();
+    expect(await judgeRow.getByTestId("final-decision").innerText()).toBe(rerun.final_decision ?? "No decision");
+    const links = section(page, "Re-run").getByRole("list", { name: "Re-runs of this decision" }).getByRole("link");
+    expect(await links.allInnerTexts()).toEqual([`Judge model: ${rerun.final_decision ?? "No decision"}`]);
+    expect(await page.getByTestId("rerun-of").count()).toBe(0);
+
+    // The dashboard's cards say what each decision cost in all.
+    await page.goto("/dashboard");
+    const card = page.getByRole("article", { name: stored.question }).first();
+    await card.waitFor();
+    const costs = await page.getByTestId("card-cost").allInnerTexts();
+    expect(costs).toContain(`Total cost: ${formatCost(stored.cost_usd)}`);
+    expect(costs).toContain(`Total cost: ${formatCost(rerun.cost_usd)}`);
+    if (shots) await page.screenshot({ path: `${shots}/detail-dashboard-cost-1280.png` });
+  });
+
+  it("re-runs with another mode and panel from the form at 375 px", async () => {
+    const page = await app.newPage(MOBILE);
+    await openDecision(page, auth, stored.id);
+    const form = page.getByRole("form", { name: "Re-run this decision" });
+    await form.getByLabel("Mode").selectOption({ label: "Gossip rounds" });
+    await form.getByRole("checkbox", { name: GEMINI }).uncheck();
+    if (shots) await page.screenshot({ path: `${shots}/detail-rerun-form-375.png`, fullPage: true });
+    expect(await overflowingElements(page)).toEqual([]);
+    await form.getByRole("button", { name: "Re-run decision" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/decision/") && url.pathname !== `/decision/${stored.id}`);
+    const rerunId = decodeURIComponent(new URL(page.url()).pathname.slice("/decision/".length));
+    expect(await app.stack.store.decisions.findById(rerunId)).toMatchObject({ rerun_of: stored.id, ensemble_mode: "gossip", ensemble: { panel: ["openai", "claude"] } });
+    await modelItem(page, OPENAI).waitFor();
+    await expect.poll(() => section(page, "Model Responses").getByRole("listitem").count()).toBe(2);
+    await page.getByTestId("rerun-of").waitFor();
+    expect(await overflowingElements(page)).toEqual([]);
+    if (shots) await page.screenshot({ path: `${shots}/detail-rerun-375.png`, fullPage: true });
   });
 
   it("keeps the viewer within a 375 px screen", async () => {
     const page = await app.newPage(MOBILE);
     await openDecision(page, auth, stored.id);
-    await section(page, "Images (2)").getByRole("button", { name: "Open image2" }).click();
-    const dialog = page.getByRole("dialog", { name: "image2" });
+    await section(page, "Images (2)").getByRole("button", { name: "Open Image 2" }).click();
+    const dialog = page.getByRole("dialog", { name: "Image 2" });
     await dialog.waitFor();
     const box = (await dialog.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(MOBILE.width);
-    for (const name of ["Zoom out", "Zoom in", "Rotate 90 degrees", "Reset view"]) {
+    for (const name of ["Previous image", "Next image", "Zoom out", "Zoom in", "Rotate 90 degrees", "Reset view"]) {
       const button = (await dialog.getByRole("button", { name }).boundingBox())!;
       expect(button.x + button.width).toBeLessThanOrEqual(MOBILE.width);
     }
+    if (shots) await page.screenshot({ path: `${shots}/detail-viewer-375.png` });
     expect(await overflowingElements(page)).toEqual([]);
   });
 });
@@ -272,8 +381,8 @@ describe.skipIf(browserUnavailable)("decision page: seeded decisions", () => {
     const metadata = section(page, "Decision Metadata");
     expect(await terms(metadata)).toEqual(["Decision ID", "Total Votes", "Processing Time", "Ensemble Mode", "Authenticated"]);
     expect(await definition(metadata, "Processing Time").innerText()).toBe("850ms");
-    await section(page, "Images (0)").waitFor();
-    await section(page, "Image Assets (0)").waitFor();
+    // No images: no empty image cards.
+    expect(await page.getByRole("region", { name: /^Image/ }).count()).toBe(0);
     expect(await overflowingElements(page)).toEqual([]);
   });
 
@@ -342,12 +451,14 @@ describe.skipIf(browserUnavailable)("decision page: seeded decisions", () => {
     await app.seed(auth, [{ id: decisionId, question: "Is this picture readable?", images: [broken.id] }]);
     const page = await app.newPage(DESKTOP);
     await openDecision(page, auth, decisionId);
-    const thumbnail = section(page, "Images (1)").getByRole("button", { name: "Open image1" });
+    const thumbnail = section(page, "Images (1)").getByRole("button", { name: "Open Image 1" });
     await thumbnail.getByText("Failed to load image").waitFor();
     await thumbnail.click();
-    const dialog = page.getByRole("dialog", { name: "image1" });
+    const dialog = page.getByRole("dialog", { name: "Image 1" });
     await dialog.getByText("Failed to load image").waitFor();
-    expect(await dialog.getByRole("img", { name: "image1" }).count()).toBe(0);
+    expect(await dialog.getByRole("img", { name: "Image 1" }).count()).toBe(0);
+    // A single image: nothing to step to.
+    expect(await dialog.getByRole("button", { name: "Next image" }).count()).toBe(0);
   });
 });
 

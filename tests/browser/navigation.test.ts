@@ -9,7 +9,8 @@ const NAV = [
   { name: "API", path: "/sd-api" },
   { name: "Developers", path: "/developers" },
   { name: "Careers", path: "/careers" },
-  { name: "Demo", path: "/console" },
+  // The demo is the playground itself, not the console's cards in front of it.
+  { name: "Demo", path: "/playground" },
   { name: "Contact", path: "/contact" },
 ] as const;
 

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AuthResponse, DecisionResponse } from "@sd/contracts";
+import { DEFAULT_PROVIDERS, type AuthResponse, type DecisionResponse } from "@sd/contracts";
 import { emulatorBaseUrl } from "@sd/provider-emulator";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements } from "./support/browser-app";
 import { paintedHue } from "./support/colours";
-import { definition } from "./support/definitions";
-import { useHistoryApp } from "./support/history-app";
-import { addChoices, isPost, openPlayground, PUBLIC_DECISION_PATH, type DecisionBody, type PlaygroundUi } from "./support/playground-page";
+import { definition, terms } from "./support/definitions";
+import { DECISION_PATH, useHistoryApp } from "./support/history-app";
+import { addChoices, isPost, openPlayground, playground, PUBLIC_DECISION_PATH, type DecisionBody, type PlaygroundUi } from "./support/playground-page";
 
 /**
  * The playground's ensemble controls (issue 10) in Chromium against the real stack: four models
@@ -19,7 +19,8 @@ import { addChoices, isPost, openPlayground, PUBLIC_DECISION_PATH, type Decision
 
 const OPENAI = "OpenAI GPT-4o";
 const GEMINI = "Google Gemini 2.5 Flash";
-const CLAUDE = "Anthropic Claude Sonnet 3.5";
+// The label of the model Claude runs (the spec's Sonnet 3.5 is retired), as /api/providers gives it.
+const CLAUDE = DEFAULT_PROVIDERS.claude.label;
 const GPT5 = "OpenAI GPT-5";
 /** What a later gossip round's prompt shows, and a judge's. */
 const GOSSIP_PROMPT = "Other models' answers:";
@@ -281,6 +282,7 @@ describe.skipIf(browserUnavailable)("decision page: how the ensemble decided", (
   });
 
   const ensembleSection = (page: Page) => page.getByRole("region", { name: "Ensemble" });
+  const modeOf = (page: Page) => definition(page.getByRole("region", { name: "Decision Metadata" }), "Ensemble Mode").textContent();
   /** A page at `viewport` whose waits end well within the test's own timeout, so a failure names its locator. */
   const newPage = async (viewport: { width: number; height: number }) => {
     const page = await app.newPage(viewport);
@@ -293,7 +295,9 @@ describe.skipIf(browserUnavailable)("decision page: how the ensemble decided", (
     await app.openAs(page, auth, `/decision/${decision("weighted").decision_id}`);
     const section = ensembleSection(page);
     await section.waitFor();
-    expect(await definition(section, "Mode").textContent()).toBe("Weighted vote");
+    // The mode is listed once, in Decision Metadata (issue 30), not again in the Ensemble section.
+    expect(await modeOf(page)).toBe("weighted_voting");
+    expect(await terms(section)).not.toContain("Mode");
     expect(await definition(section, "Panel").textContent()).toBe(`${OPENAI}, ${GEMINI}, ${CLAUDE}, ${GPT5}`);
     // The weight of each vote counted: Claude's was skipped.
     expect(await section.getByRole("group", { name: "Weights" }).getByRole("listitem").allInnerTexts()).toEqual([
@@ -312,7 +316,7 @@ describe.skipIf(browserUnavailable)("decision page: how the ensemble decided", (
     await app.openAs(page, auth, `/decision/${decision("gossip").decision_id}`);
     const rounds = ensembleSection(page).getByRole("group", { name: "Rounds" });
     await rounds.waitFor();
-    expect(await definition(ensembleSection(page), "Mode").textContent()).toBe("Gossip rounds");
+    expect(await modeOf(page)).toBe("gossip");
     const round = (n: number) => rounds.getByRole("listitem", { name: `Round ${n}` }).getByRole("listitem");
     expect(await round(1).allInnerTexts()).toEqual([`${OPENAI}: Yes · Tested.`, `${GEMINI}: No · Picked No.`, `${CLAUDE}: No · Picked No.`]);
     expect(await round(2).allInnerTexts()).toEqual([
@@ -339,4 +343,80 @@ describe.skipIf(browserUnavailable)("decision page: how the ensemble decided", (
     await expectFits(page, MOBILE.width);
     await page.screenshot({ path: "/tmp/decision-ensemble-375.png", fullPage: true });
   });
+});
+
+describe.skipIf(browserUnavailable)("playground: panel presets", () => {
+  const PRESET = "Weighted trio";
+
+  for (const viewport of [MOBILE, DESKTOP]) {
+    it(`at ${viewport.width} px: a saved preset survives a reload, picking it sets the panel, and the stored decision used it; /settings renames and deletes it`, async () => {
+      const tag = `preset-${randomUUID()}`;
+      script(tag, { "gpt-4o": { category: "Yes" }, claude: { category: "No" }, "gpt-5": { category: "No" } });
+      const auth = await app.signIn("presets");
+      const page = await app.newPage(viewport);
+      await app.openAs(page, auth, "/playground");
+      const ui = playground(page);
+      await ui.question.waitFor();
+
+      // The settings to save: a weighted vote of GPT-4o, Claude and GPT-5 (Gemini off).
+      await ui.ensemble.toggle.click();
+      const preset = page.getByRole("combobox", { name: "Preset" });
+      await preset.waitFor();
+      await ui.ensemble.mode("Weighted vote").check();
+      await ui.ensemble.model(GEMINI).uncheck();
+      await ui.ensemble.model(GPT5).check();
+      await page.getByRole("button", { name: "Save as preset" }).click();
+      await page.getByLabel("Preset name").fill(PRESET);
+      // Enter saves the preset: it must not submit the decision form around it.
+      await page.getByLabel("Preset name").press("Enter");
+      await ui.toast("Preset saved").waitFor();
+      expect(await preset.locator("option:checked").textContent()).toBe(PRESET);
+
+      // A new visit starts from the defaults; the preset is still there to pick.
+      await page.reload();
+      await ui.question.waitFor();
+      expect(await ui.ensemble.toggle.textContent()).toContain("Majority vote · 3 models");
+      expect(await ui.ensemble.toggle.textContent()).not.toContain(PRESET);
+      await ui.ensemble.toggle.click();
+      await preset.locator("option", { hasText: PRESET }).waitFor({ state: "attached" });
+      await preset.selectOption({ label: PRESET });
+      // The summary names the preset, so it shows even with the controls closed.
+      expect(await ui.ensemble.toggle.textContent()).toContain(`${PRESET} · Weighted vote · 3 models`);
+      expect(await ui.ensemble.model(GEMINI).isChecked()).toBe(false);
+      expect(await rowLabels(ui)).toEqual([OPENAI, CLAUDE, GPT5]);
+      await expectFits(page, viewport.width);
+      await page.screenshot({ path: `/tmp/shots/presets-playground-${viewport.width}.png`, fullPage: true });
+
+      // Changing anything turns the picker back to custom settings.
+      await ui.ensemble.model(GEMINI).check();
+      expect(await preset.locator("option:checked").textContent()).toBe("Custom settings");
+      await preset.selectOption({ label: PRESET });
+
+      await ui.question.fill(`Ship it? ${tag}`);
+      await addChoices(ui, "Yes", "No");
+      const answered = page.waitForResponse((response) => response.request().method() === "POST" && new URL(response.url()).pathname === DECISION_PATH);
+      await ui.submitButton.click();
+      const { decision_id } = (await (await answered).json()) as DecisionResponse;
+      // GPT-4o weighs 4: Yes against two No's, which only the preset's weighted vote gives.
+      await ui.toast("Decision Complete!").getByText("Final decision: Yes").waitFor();
+      const stored = await app.stack.store.decisions.findById(decision_id);
+      expect([stored?.ensemble_mode, stored?.ensemble?.panel]).toEqual(["weighted_voting", ["openai", "claude", "gpt5"]]);
+
+      // /settings lists it with its settings, renames it and deletes it.
+      await page.goto("/settings");
+      const list = page.getByRole("list", { name: "Your presets" });
+      await list.getByText(PRESET, { exact: true }).waitFor();
+      expect(await list.textContent()).toContain(`Weighted vote · ${OPENAI}, ${CLAUDE}, ${GPT5}`);
+      await page.getByRole("button", { name: `Rename ${PRESET}` }).click();
+      await page.getByLabel(`New name for ${PRESET}`).fill("Trio");
+      await page.getByRole("button", { name: "Save name" }).click();
+      await list.getByText("Trio", { exact: true }).waitFor();
+      await expectFits(page, viewport.width);
+      await page.screenshot({ path: `/tmp/shots/presets-settings-${viewport.width}.png`, fullPage: true });
+      await page.getByRole("button", { name: "Delete Trio" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click();
+      await page.getByText("No presets yet.", { exact: false }).waitFor();
+      expect(await app.stack.store.presets.listForUser(auth.user.id)).toEqual([]);
+    });
+  }
 });

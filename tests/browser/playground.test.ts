@@ -1,9 +1,13 @@
 import type { Locator, Page, WebSocketRoute } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_PROVIDERS } from "@sd/contracts";
 import { signInByMail, SmtpCapture } from "@sd/testing";
 import { pngImage } from "./support/png";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements, useBrowserApp } from "./support/browser-app";
 import { addChoices, isPost, openPlayground as open, PUBLIC_DECISION_PATH as DECISION_PATH, type DecisionBody } from "./support/playground-page";
+import type { VoteEvent } from "@sd/contracts";
+import { formatProcessingTime } from "../../web/src/history/format";
+import { formatCost, formatCount } from "../../web/src/settings/format";
 
 const SUGGESTION_PATH = "/api/smart-suggestion-public";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -87,9 +91,27 @@ async function storeSession(page: Page, session: { user: unknown; tokens: unknow
   }, session);
 }
 
+/** The live vote events the page received, as Socket.IO frames them (`42["decision:vote",{...}]`). */
+function recordVotes(page: Page): VoteEvent[] {
+  const votes: VoteEvent[] = [];
+  page.on("websocket", (socket) =>
+    socket.on("framereceived", ({ payload }) => {
+      const text = String(payload);
+      if (!text.startsWith("42")) return;
+      const [name, event] = JSON.parse(text.slice(2)) as [string, VoteEvent];
+      if (name === "decision:vote") votes.push(event);
+    }),
+  );
+  return votes;
+}
+
+/** The rows' and the final card's text for tokens, as the playground writes them. */
+const tokensText = (input: number, output: number) => `${formatCount(input)} in / ${formatCount(output)} out tokens`;
+
 const OPENAI = "OpenAI GPT-4o";
 const GEMINI = "Google Gemini 2.5 Flash";
-const CLAUDE = "Anthropic Claude Sonnet 3.5";
+// The label of the model Claude runs (the spec's Sonnet 3.5 is retired), as /api/providers gives it.
+const CLAUDE = DEFAULT_PROVIDERS.claude.label;
 
 describe.skipIf(browserUnavailable)("playground", () => {
   // Per-model timeouts above the scripted latencies (the test environment's default is 2 s).
@@ -204,6 +226,106 @@ describe.skipIf(browserUnavailable)("playground", () => {
       "Blue\n2 votes",
       "Red\n0 votes",
     ]);
+  });
+
+  it("shows each model's latency, tokens and cost once its vote is final, and the decision's totals, as stored", async () => {
+    const usage = { openai: { input_tokens: 1200, output_tokens: 40 }, gemini: { input_tokens: 800, output_tokens: 25 }, claude: { input_tokens: 1500, output_tokens: 60 } };
+    app.emulator.addRules([
+      { match: { vendor: "openai" }, latency_ms: 150, respond: { kind: "answer", category: "Yes", usage: usage.openai } },
+      { match: { vendor: "gemini" }, latency_ms: 300, respond: { kind: "answer", category: "Yes", usage: usage.gemini } },
+      { match: { vendor: "anthropic" }, latency_ms: 1200, respond: { kind: "answer", category: "No", usage: usage.claude } },
+    ]);
+    const page = await app.newPage();
+    const votes = recordVotes(page);
+    const ui = await open(page);
+    await ui.question.fill("Which release train?");
+    await addChoices(ui, "Yes", "No");
+    const answered = page.waitForResponse((r) => isPost(DECISION_PATH)(r.request()));
+    await ui.submitButton.click();
+    const { decision_id } = (await (await answered).json()) as { decision_id: string };
+    const stored = (await app.stack.store.decisions.findById(decision_id))!;
+
+    for (const [label, provider] of [
+      [OPENAI, "openai"],
+      [GEMINI, "gemini"],
+      [CLAUDE, "claude"],
+    ] as const) {
+      const row = ui.row(label);
+      await row.getByText(tokensText(stored.token_usage[provider]!.input_tokens, stored.token_usage[provider]!.output_tokens)).waitFor();
+      const vote = votes.find((v) => v.provider === provider && v.status === "success")!;
+      expect(vote.usage, provider).toEqual(stored.token_usage[provider]);
+      expect(await row.getByText(formatProcessingTime(vote.latency_ms), { exact: true }).count(), `${provider} latency`).toBe(1);
+      expect(await row.getByText(formatCost(vote.cost_usd!), { exact: true }).count(), `${provider} cost`).toBe(1);
+    }
+    // The scripted latencies, so the figure is the call's and not a default.
+    expect(votes.find((v) => v.provider === "claude" && v.status === "success")!.latency_ms).toBeGreaterThanOrEqual(1200);
+    // The card's totals are the stored decision's: its cost, and the tokens of all its calls.
+    const settledCost = votes.filter((v) => v.status !== "pending").reduce((sum, v) => sum + (v.cost_usd ?? 0), 0);
+    expect(settledCost).toBeCloseTo(stored.cost_usd, 12);
+    expect(stored.cost_usd).toBeGreaterThan(0);
+    const tokens = Object.values(stored.token_usage);
+    const totals = ui.finalCard.getByRole("group", { name: "Decision totals" });
+    await totals.getByText(formatCost(stored.cost_usd), { exact: true }).waitFor();
+    expect(await totals.innerText()).toContain(
+      tokensText(
+        tokens.reduce((sum, u) => sum + u!.input_tokens, 0),
+        tokens.reduce((sum, u) => sum + u!.output_tokens, 0),
+      ),
+    );
+    expect(await totals.innerText()).toContain("From 3 model calls");
+    await page.screenshot({ path: "/tmp/shots/playground-usage-1280.png", fullPage: true });
+    await page.setViewportSize(MOBILE);
+    expect(await overflowingElements(page)).toEqual([]);
+    await ui.row(OPENAI).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: "/tmp/shots/playground-usage-375.png" });
+  });
+
+  it("takes the 'Question required' and 'Categories required' toasts away as soon as the input is valid", async () => {
+    const page = await app.newPage();
+    await page.clock.install();
+    const ui = await open(page);
+    // Frozen time: a toast that goes did so because its input was fixed, not because its 4 s ran out
+    // (time is moved on by hand, well under 4 s in all, for the toasts' enter and exit animations).
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 100);
+    const settle = () => page.clock.runFor(400);
+    const form = page.locator("form").filter({ has: ui.submitButton });
+    const submit = () => form.evaluate((element: HTMLFormElement) => element.requestSubmit());
+    /** Dismissed (sonner marks it removed on the next frame), then gone once its exit animation has run. */
+    const gone = async (toast: Locator) => {
+      await settle();
+      await toast.and(page.locator('[data-removed="true"]')).waitFor();
+      await settle();
+      await toast.waitFor({ state: "detached" });
+    };
+
+    const questionToast = ui.toast("Question required");
+    await submit();
+    await settle();
+    await questionToast.waitFor();
+    await ui.question.fill("   ");
+    await settle();
+    expect(await questionToast.isVisible(), "a blank question is still no question").toBe(true);
+    await ui.question.fill("Tea or coffee?");
+    await gone(questionToast);
+
+    const choicesToast = ui.toast("Categories required");
+    await submit();
+    await settle();
+    await choicesToast.waitFor();
+    await addChoices(ui, "Tea");
+    await settle();
+    expect(await choicesToast.isVisible(), "one choice is not enough").toBe(true);
+    await addChoices(ui, "Coffee");
+    await gone(choicesToast);
+
+    // The suggestions' 'Question is required' goes the same way.
+    await ui.question.fill("");
+    const suggestionToast = ui.toast("Question is required");
+    await ui.suggestButton.click();
+    await settle();
+    await suggestionToast.waitFor();
+    await ui.question.fill("Tea or coffee?");
+    await gone(suggestionToast);
   });
 
   it("enables Get AI Decision only with a question and two choices; trims and ignores empty and duplicate choices", async () => {
@@ -468,7 +590,9 @@ describe.skipIf(browserUnavailable)("playground", () => {
 });
 
 describe.skipIf(browserUnavailable)("playground with a 1 MB body limit and a simulated model", () => {
-  const limited = useBrowserApp({ BODY_LIMIT_MB: "1", CLAUDE_API_KEY: "", SIMULATED_LATENCY_MS: "100" });
+  // A low per-IP limit, which the last test uses up (the others stay under it).
+  const RATE_LIMIT = 3;
+  const limited = useBrowserApp({ BODY_LIMIT_MB: "1", CLAUDE_API_KEY: "", SIMULATED_LATENCY_MS: "100", RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) });
 
   it("shows a banner naming the simulated model, whose answer is labelled simulated", async () => {
     const page = await limited.newPage(MOBILE);
@@ -483,6 +607,10 @@ describe.skipIf(browserUnavailable)("playground with a 1 MB body limit and a sim
     await ui.submitButton.click();
     await ui.toast("Decision Complete!").waitFor();
     await ui.row(CLAUDE).getByText(/\(simulated\)$/).waitFor();
+    // A simulated answer costs nothing and its token counts are the simulator's: it says so and shows none.
+    await ui.row(CLAUDE).getByText("Simulated: no cost").waitFor();
+    expect(await ui.row(CLAUDE).textContent()).not.toMatch(/tokens|\$/);
+    await ui.row(OPENAI).getByText(/ in \/ \d+ out tokens$/).waitFor();
     expect(await overflowingElements(page)).toEqual([]);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: "/tmp/playground-simulated-mobile.png", fullPage: true });
@@ -501,5 +629,56 @@ describe.skipIf(browserUnavailable)("playground with a 1 MB body limit and a sim
     expect((await answered).status()).toBe(413);
     await ui.toast("Error").getByText("Images are too large. Please try with smaller images or fewer images.").waitFor();
     for (const label of [OPENAI, GEMINI, CLAUDE]) await ui.row(label).getByText("Failed").waitFor();
+  });
+
+  it("shows a rate limit as what it is: a notice with the server's text and a countdown, and no model marked Failed", async () => {
+    // Use up this address's decisions for the minute (an empty body is refused, and still counts).
+    let refused: Response | undefined;
+    for (let i = 0; i <= 2 * RATE_LIMIT && !refused; i++) {
+      const response = await fetch(`${limited.url}${DECISION_PATH}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      if (response.status === 429) refused = response;
+      else await response.body?.cancel();
+    }
+    expect(refused?.status).toBe(429);
+    const detail = ((await refused!.json()) as { detail: string }).detail;
+
+    const page = await limited.newPage(MOBILE);
+    await page.clock.install();
+    const ui = await open(page);
+    await ui.question.fill("Is the limit reached?");
+    await addChoices(ui, "Yes", "No");
+    const answered = page.waitForResponse((r) => isPost(DECISION_PATH)(r.request()));
+    await ui.submitButton.click();
+    const response = await answered;
+    expect(response.status()).toBe(429);
+    const retryAfter = Number(response.headers()["retry-after"]);
+    expect(retryAfter).toBeGreaterThan(0);
+
+    const notice = page.getByRole("alert").filter({ hasText: "Too many decisions" });
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(detail);
+    expect(await notice.textContent()).toContain("No model was asked, so none failed.");
+    const countdown = page.getByText(/^You can try again in \d+ s\.$/);
+    const seconds = Number(/(\d+) s/.exec(await countdown.innerText())![1]);
+    expect(seconds).toBeLessThanOrEqual(retryAfter);
+    expect(seconds).toBeGreaterThan(retryAfter - 5);
+    // No row failed: each says it was not asked; no error toast stands in for the notice.
+    for (const label of [OPENAI, GEMINI, CLAUDE]) await ui.row(label).getByText("Not asked").waitFor();
+    expect(await ui.rows.filter({ hasText: "Failed" }).count()).toBe(0);
+    expect(await page.locator('[data-status="error"]').count()).toBe(0);
+    expect(await ui.toast("Error").count()).toBe(0);
+    expect(await ui.submitButton.isDisabled()).toBe(true);
+    await page.getByRole("button", { name: /^Get AI Decision in \d+ s$/ }).waitFor();
+    expect(await overflowingElements(page)).toEqual([]);
+    await page.screenshot({ path: "/tmp/shots/playground-rate-limit-375.png", fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: "/tmp/shots/playground-rate-limit-1280.png" });
+
+    // Once the server's wait has passed, the button is back and the notice says so.
+    await page.clock.fastForward((retryAfter + 1) * 1000);
+    await page.getByText("You can try again now.").waitFor();
+    expect(await ui.submitButton.isEnabled()).toBe(true);
+    expect(await notice.isVisible()).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import {
   API_KEY_PREFIX,
   ApiKeyListSchema,
   ApiKeySchema,
+  formatUsd,
   MASKED_API_KEY,
   UsageSchema,
   type ApiKey,
@@ -86,6 +87,9 @@ async function callV1(apiKey: string, body: Record<string, unknown> = { prompt: 
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/** Where screenshots go when set (e.g. SETTINGS_SCREENSHOTS=/tmp/shots). */
+const shots = process.env.SETTINGS_SCREENSHOTS;
+
 /** Megabytes as the Limits section words them (the formatter's own rules are unit-tested in web/src/settings). */
 const megabytes = (bytes: number) => (bytes === 0 ? "0 MB" : bytes / 1024 ** 2 < 0.01 ? "<0.01 MB" : `${(bytes / 1024 ** 2).toLocaleString("en-US", { maximumFractionDigits: 2 })} MB`);
 
@@ -105,11 +109,12 @@ describe.skipIf(browserUnavailable)("settings: signing in", () => {
     }
   });
 
-  it("treats an expired session as signed out, with 'Sign in again'", async () => {
+  it("treats an expired session that cannot be renewed as signed out, with 'Sign in again'", async () => {
     const auth = await app.signIn("settings-expired");
     const page = await app.newPage(MOBILE);
     const requests = keyRequests(page);
-    await app.openAs(page, { user: auth.user, tokens: { ...auth.tokens, access_token: expiredAccessToken() } }, "/settings");
+    // A valid refresh token would renew the session silently: this one is not (any longer) valid.
+    await app.openAs(page, { user: auth.user, tokens: { ...auth.tokens, access_token: expiredAccessToken(), refresh_token: "revoked-refresh-token" } }, "/settings");
     const alert = page.getByRole("alert").filter({ hasText: AUTH_REQUIRED });
     await alert.getByText(SIGN_IN_TEXT, { exact: true }).waitFor();
     await alert.getByRole("button", { name: "Sign in again" }).click();
@@ -216,7 +221,7 @@ describe.skipIf(browserUnavailable)("settings: creating a key", () => {
     const row = keyRow(page, "CI pipeline");
     await row.waitFor();
     const cells = await row.getByRole("cell").allInnerTexts();
-    expect(cells.slice(0, 6).map((c) => c.trim())).toEqual(["Staging", stored!.created_by, expect.any(String), "Never", "$0.00", "Active"]);
+    expect(cells.slice(0, 6).map((c) => c.trim())).toEqual(["Staging", stored!.created_by, expect.any(String), "Never", "$0.00\n$0.00 this month · 0 calls\nSet limit", "Active"]);
     expect(await keyValue(page, "CI pipeline").innerText()).toBe(MASKED_API_KEY);
     await sidebar(page).getByRole("link", { name: "API keys (1 key)", exact: true }).waitFor();
     expect(await page.getByText(value).count()).toBe(0);
@@ -386,8 +391,78 @@ describe.skipIf(browserUnavailable)("settings: real figures", () => {
       const row = keyRow(page, "Usage probe");
       await row.waitFor();
       expect(await row.getByRole("cell").nth(3).innerText()).not.toBe("Never");
-      expect(await row.getByRole("cell").nth(4).innerText()).toMatch(/^(\$\d[\d,]*\.\d{2,4}|<\$0\.0001)$/);
+      // COST: the key's cost in all, then this month's spend and calls.
+      const [costLine, monthLine] = (await row.getByRole("cell").nth(4).innerText()).split("\n");
+      expect(costLine).toMatch(/^(\$\d[\d,]*\.\d{2,4}|<\$0\.0001)$/);
+      expect(monthLine).toBe(`${formatUsd(used!.spend_this_month_usd)} this month · 1 call`);
       expect(await overflowingElements(page)).toEqual([]);
     }
+  });
+
+  it("shows a key's spend and calls this month, sets its monthly spend limit, and shows the limit reached when the API refuses the key (375 and 1280 px)", async () => {
+    const auth = await app.signIn("settings-spend");
+    const key = await createKey(auth, "Spend probe");
+    // Tokens enough for the decision to cost several cents at the models' list prices.
+    app.emulator.addRules({ match: { question_contains: "[spend]" }, respond: { kind: "answer", category: "Yes", usage: { input_tokens: 4000, output_tokens: 1000 } } });
+    expect((await callV1(key.keyvalue, { prompt: "[spend] Ship on Friday?", valid_responses: ["Yes", "No"], early_quorum: false })).status).toBe(200);
+    const [spent] = await serverKeys(auth);
+    expect(spent!.spend_this_month_usd).toBeGreaterThan(0.01);
+    const month = `${formatUsd(spent!.spend_this_month_usd)} this month · 1 call`;
+
+    const page = await app.newPage(DESKTOP);
+    await openSettings(page, auth);
+    const cost = keyRow(page, "Spend probe").getByTestId("api-key-cost");
+    await cost.getByText(month, { exact: true }).waitFor();
+    expect(await cost.getByRole("button").innerText()).toBe("Set limit");
+
+    // A limit that is no amount is refused in the dialog, before anything is sent.
+    const patches: unknown[] = [];
+    page.on("request", (r) => r.method() === "PATCH" && patches.push(r.postDataJSON()));
+    await keyRow(page, "Spend probe").getByRole("button", { name: /^Set monthly spend limit/ }).click();
+    const dialog = page.getByRole("dialog", { name: "Monthly spend limit" });
+    await dialog.getByText(`Spent so far: ${month}.`, { exact: true }).waitFor();
+    const amount = dialog.getByLabel("Limit (US dollars)");
+    await amount.fill("0");
+    await dialog.getByRole("button", { name: "Set limit" }).click();
+    await dialog.getByText(API_KEY_MESSAGES.spendLimitInvalid, { exact: true }).waitFor();
+    expect(patches).toEqual([]);
+
+    // One cent: already spent, so the key is stopped at once, and the table says so.
+    await amount.fill("$0.01");
+    await dialog.getByRole("button", { name: "Set limit" }).click();
+    await toast(page, API_KEY_MESSAGES.spendLimitSet).waitFor();
+    await dialog.waitFor({ state: "detached" });
+    await cost.getByText("Limit $0.01 reached", { exact: true }).waitFor();
+    expect(patches).toEqual([{ monthly_spend_limit_usd: 0.01 }]);
+    expect((await serverKeys(auth))[0]!.monthly_spend_limit_usd).toBe(0.01);
+    const calls = app.emulator.calls().length;
+    const refused = await callV1(key.keyvalue, { prompt: "[spend] Once more?", valid_responses: ["Yes", "No"] });
+    expect(refused).toEqual({ status: 402, body: { detail: API_KEY_MESSAGES.spendLimitReached(0.01, spent!.spend_this_month_usd) } });
+    expect(app.emulator.calls()).toHaveLength(calls);
+    expect(await overflowingElements(page)).toEqual([]);
+    // At 1280 px every column is in view, STATUS included: the table fits beside the sidebar without scrolling.
+    expect(await keysTable(page).evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0);
+    if (shots) await page.screenshot({ path: `${shots}/settings-spend-limit-1280.png`, fullPage: true });
+
+    // On a phone: the refused call counted, the limit shows reached; removing it lets the key decide again.
+    const phone = await app.newPage(MOBILE);
+    await openSettings(phone, auth);
+    const phoneCost = keyRow(phone, "Spend probe").getByTestId("api-key-cost");
+    await phoneCost.getByText("Limit $0.01 reached", { exact: true }).waitFor();
+    await phoneCost.getByText(`${formatUsd(spent!.spend_this_month_usd)} this month · 2 calls`, { exact: true }).waitFor();
+    expect(await overflowingElements(phone)).toEqual([]);
+    // The table scrolls sideways on a phone: scrolled to its end, COST and STATUS sit beside the actions.
+    await keysTable(phone).evaluate((box) => box.scrollTo({ left: box.scrollWidth }));
+    if (shots) await phone.screenshot({ path: `${shots}/settings-spend-limit-375.png`, fullPage: true });
+    await keyRow(phone, "Spend probe").getByRole("button", { name: /^Set monthly spend limit/ }).click();
+    const phoneDialog = phone.getByRole("dialog", { name: "Monthly spend limit" });
+    expect(await phoneDialog.getByLabel("Limit (US dollars)").inputValue()).toBe("0.01");
+    if (shots) await phone.screenshot({ path: `${shots}/settings-spend-dialog-375.png` });
+    await phoneDialog.getByRole("button", { name: "Remove limit" }).click();
+    await toast(phone, API_KEY_MESSAGES.spendLimitCleared).waitFor();
+    await phoneDialog.waitFor({ state: "detached" });
+    await phoneCost.getByRole("button", { name: "Set monthly spend limit", exact: true }).waitFor();
+    expect((await serverKeys(auth))[0]!.monthly_spend_limit_usd).toBeNull();
+    expect((await callV1(key.keyvalue, { prompt: "[spend] Now?", valid_responses: ["Yes", "No"] })).status).toBe(200);
   });
 });

@@ -18,7 +18,7 @@ const run = promisify(execFile);
 /** The Python that runs the Python samples. */
 const PYTHON = process.env.PYTHON ?? "python3";
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const TABS = ["Python", "JavaScript", "TypeScript", "REST API"] as const;
+const TABS = ["Python", "JavaScript", "TypeScript", "REST API", "OpenAI-compatible", "MCP"] as const;
 
 /** The SDK as `npm install @smart-decision/sdk` gives it: the built package (the root test script builds it). */
 const SDK_BUILD = join(REPO, "libs/sdk/dist/index.js");
@@ -82,7 +82,7 @@ const scriptSuggestions = () =>
 const suggestionOutput = `${SUGGESTION.category} (70%)`;
 
 describe.skipIf(browserUnavailable)("developers page", () => {
-  it("has the tabs Python, JavaScript, TypeScript and REST API, each with code samples for this site's origin", async () => {
+  it("has the tabs Python, JavaScript, TypeScript, REST API, OpenAI-compatible and MCP, each with code samples for this site's origin", async () => {
     const page = await app.newPage();
     await page.goto("/developers");
     await page.getByRole("heading", { level: 1, name: "Developer Guide" }).waitFor();
@@ -92,7 +92,9 @@ describe.skipIf(browserUnavailable)("developers page", () => {
       const samples = await samplesOf(page, tab);
       expect(await samples.count(), tab).toBeGreaterThan(0);
       const code = (await samples.locator("pre").allTextContents()).join("\n");
-      if (tab === "Python" || tab === "REST API") {
+      if (tab === "OpenAI-compatible" || tab === "MCP") {
+        expect(code, tab).toContain(tab === "MCP" ? `${app.url}/mcp` : `${app.url}/v1`);
+      } else if (tab === "Python" || tab === "REST API") {
         expect(code, tab).toContain(app.url);
         expect(code, tab).toContain("/v1/ensemble");
         expect(code, tab).toContain("SD-API-KEY");
@@ -173,6 +175,43 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
     scriptSuggestions();
     const suggestions = JSON.parse((await run("sh", ["-c", command])).stdout) as { suggestions: unknown[] };
     expect(suggestions.suggestions).toContainEqual(SUGGESTION);
+  });
+
+  it("OpenAI-compatible: the openai package's sample (JavaScript), and the curl one, decide; the Python one runs where the openai package is installed", async () => {
+    const env = await withKey();
+    const page = await app.newPage();
+    await page.goto("/developers");
+    const file = join(scratch, "openai-sample.mjs");
+    writeFileSync(file, await copyFromPage(page, "OpenAI-compatible", "JavaScript (openai and zod)"));
+    const output = (await run(process.execPath, [file], { cwd: scratch, env })).stdout;
+    expect(output).toMatch(decisionOutput);
+    expect(output).toMatch(/(openai|gemini|claude): (Yes|No|Wait until Monday) \(/);
+
+    const completion = JSON.parse((await run("sh", ["-c", await copyFromPage(page, "OpenAI-compatible", "curl (chat completions)")], { env })).stdout) as { object: string; choices: { message: { content: string } }[] };
+    expect(completion.object).toBe("chat.completion");
+    expect(["Yes", "No", "Wait until Monday"]).toContain((JSON.parse(completion.choices[0]!.message.content) as { answer: string }).answer);
+
+    const sample = await copyFromPage(page, "OpenAI-compatible", "Python (openai package)");
+    if (!(await python("openai"))) {
+      // Debian has no python3-openai and pip cannot reach PyPI here; the JavaScript SDK and curl above cover the wire format.
+      console.warn(`Not running the Python openai sample: ${PYTHON} has no openai package.`);
+      return;
+    }
+    writeFileSync(join(scratch, "openai_sample.py"), sample);
+    expect((await run(PYTHON, [join(scratch, "openai_sample.py")], { env })).stdout).toMatch(decisionOutput);
+  });
+
+  it("MCP: the client configuration names this server's /mcp, and the MCP SDK sample decides with a progress line per vote", async () => {
+    const env = await withKey();
+    const page = await app.newPage();
+    await page.goto("/developers");
+    const config = JSON.parse(await copyFromPage(page, "MCP", "Connect an MCP client")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
+    expect(config.mcpServers["smart-decision"]).toEqual({ url: `${app.url}/mcp`, headers: { Authorization: "Bearer sd_live_..." } });
+    const file = join(scratch, "mcp-sample.mjs");
+    writeFileSync(file, await copyFromPage(page, "MCP", "Call decide from code"));
+    const output = (await run(process.execPath, [file], { cwd: scratch, env })).stdout;
+    expect(output).toMatch(/^Vote: (openai|gemini|claude): /m);
+    expect(output).toMatch(decisionOutput);
   });
 
   for (const [tab, extension, runner] of [

@@ -1,5 +1,6 @@
 import type { Page, Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { configuredModelVersion, ENSEMBLE_MODE_LABELS, ENSEMBLE_MODES, ProvidersResponseSchema } from "@sd/contracts";
 import { browserUnavailable, DESKTOP, MOBILE, overflowingElements, useBrowserApp } from "./support/browser-app";
 
 const app = useBrowserApp();
@@ -187,12 +188,15 @@ describe.skipIf(browserUnavailable)("waitlist form", () => {
 });
 
 describe.skipIf(browserUnavailable)("public pages", () => {
-  it("landing: Start goes to /console, Learn More to /sd-api, documentation to /developers and a support mailto", async () => {
+  it("landing: Start opens the playground, Learn More /sd-api, documentation /developers and a support mailto", async () => {
     const page = await app.newPage();
     await page.goto("/");
     const main = page.getByRole("main");
     await main.getByRole("link", { name: "Start", exact: true }).click();
-    await page.waitForURL((url) => url.pathname === "/console");
+    await page.waitForURL((url) => url.pathname === "/playground");
+    // Where a visitor can ask a question at once, not a menu of cards in front of it.
+    await page.getByRole("main").getByRole("heading", { level: 1, name: "Playground" }).waitFor();
+    await page.getByRole("main").getByRole("textbox", { name: /question/i }).first().waitFor();
     await page.goBack();
     await main.getByRole("link", { name: "Learn More" }).click();
     await page.waitForURL((url) => url.pathname === "/sd-api");
@@ -213,13 +217,32 @@ describe.skipIf(browserUnavailable)("public pages", () => {
     await page.waitForURL((url) => url.pathname === "/playground");
   });
 
-  it("sd-api: lists the 8 models and 3 ensemble modes, links to /console and /developers, and mails sales", async () => {
+  it("landing: the waitlist does not promise API keys that any signed-in user can already create", async () => {
     const page = await app.newPage();
+    await page.goto("/");
+    const waitlist = page.getByRole("main").getByRole("region", { name: "Join the waitlist" });
+    const text = (await waitlist.textContent()) ?? "";
+    expect(text).toContain("API keys are yours as soon as you sign in.");
+    expect(text).not.toMatch(/first to get API keys/i);
+  });
+
+  it("sd-api: lists every configured model with its model name and every ensemble mode, with true counts; links to /console and /developers, and mails sales", async () => {
+    const page = await app.newPage();
+    const { providers } = ProvidersResponseSchema.parse(await (await fetch(`${app.url}/api/providers`)).json());
     await page.goto("/sd-api");
     const main = page.getByRole("main");
-    const models = ["GPT-4o", "Gemini 2.5 Pro", "Claude 3 Haiku", "DeepSeek", "Llama 3.1", "Grok", "GPT-5", "Gemini 2.5 Flash"];
-    for (const model of models) await main.getByRole("heading", { level: 3, name: model, exact: true }).waitFor();
-    for (const mode of ["Majority vote", "Judge model", "Gossip model"]) await main.getByRole("heading", { level: 3, name: mode }).waitFor();
+    const grid = main.getByRole("region", { name: /models, one decision$/ });
+    await grid.getByRole("heading", { level: 2, name: `${providers.length} models, one decision` }).waitFor();
+    const cards = grid.getByRole("listitem");
+    // Each card: the label the playground shows above the model's row, then the model that answers.
+    expect(await cards.getByRole("heading", { level: 3 }).allInnerTexts()).toEqual(providers.map((p) => p.label));
+    expect(await cards.locator("p").allInnerTexts()).toEqual(providers.map((p) => configuredModelVersion(p)));
+    // The hero's figures: the value shown for a term.
+    const figure = (term: string) => main.locator("dl > div").filter({ has: page.locator("dt", { hasText: new RegExp(`^${term}$`) }) }).locator("dd").innerText();
+    expect(await figure("models")).toBe(String(providers.length));
+    expect(await figure("ensemble modes")).toBe(String(ENSEMBLE_MODES.length));
+    const modes = main.getByRole("region", { name: `${ENSEMBLE_MODES.length} ensemble modes` });
+    expect(await modes.getByRole("heading", { level: 3 }).allInnerTexts()).toEqual(ENSEMBLE_MODES.map((m) => ENSEMBLE_MODE_LABELS[m]));
     expect(await main.textContent()).toContain("99.9% uptime");
     expect(await main.getByRole("link", { name: "Contact Sales" }).getAttribute("href")).toMatch(/^mailto:sales@smartdecision\.ai/);
     await main.getByRole("link", { name: "Read the Docs" }).click();

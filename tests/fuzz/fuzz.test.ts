@@ -14,6 +14,7 @@ import { refusalOf } from "@sd/testing/fuzz/refusal";
 import { takeSnapshot, writesBetween } from "@sd/testing/fuzz/writes";
 import { toWire, type WireRequest } from "@sd/testing/fuzz/wire";
 import { callApi, storedDecision } from "@sd/testing/history";
+import { savePreset } from "@sd/testing/presets";
 import { useStackWithMail } from "@sd/testing/stack-with-mail";
 
 /**
@@ -91,6 +92,7 @@ beforeAll(async () => {
     apiKey: { id: apiKey.id, value: apiKey.keyvalue },
     decisionId: decision.id,
     imageAssetId: ImageAssetListResponseSchema.parse(asset.body).imageAssets[0]!.id,
+    presetId: (await savePreset(stack.url, token, "fuzz")).id,
   };
   gateway = await startLoggedGateway(stack);
   redis = createRedis(stack.vars.REDIS_URL!, "fuzz-test");

@@ -89,7 +89,7 @@ describe("a decision through the queue", () => {
         "Yes won with 2 of 3 votes.",
         "OpenAI GPT-4o: Yes — Tests are green.",
         "Google Gemini 2.5 Flash: Yes — Low risk.",
-        "Anthropic Claude Sonnet 3.5: No — Fridays are risky.",
+        `${DEFAULT_PROVIDERS.claude.label}: No — Fridays are risky.`,
       ]);
 
       const final = await client.final();
@@ -180,7 +180,7 @@ describe("a decision through the queue", () => {
         vote_counts: { Ship: 0, Wait: 2 },
         individual_responses: { openai: "Wait", gemini: "Wait", claude: null },
       });
-      expect(String(body.context_explanation).split("\n")).toContainEqual(expect.stringMatching(/^Anthropic Claude Sonnet 3\.5: no valid vote \(.*500/));
+      expect(String(body.context_explanation).split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^${DEFAULT_PROVIDERS.claude.label}: no valid vote \\(.*500`)));
       // 500 is retried until the attempts run out: three calls, then the error vote.
       expect(callsFor("anthropic", "one-fails")).toHaveLength(3);
       await client.final();

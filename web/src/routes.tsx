@@ -30,6 +30,7 @@ const PAGES: Record<ClientRoute, () => Promise<{ default: ComponentType }>> = {
   "/admin": () => import("./pages/AdminPage"),
   "/settings": () => import("./pages/SettingsPage"),
   "/contact": () => import("./pages/ContactPage"),
+  "/shared/:token": () => import("./pages/SharedDecisionPage"),
 };
 
 export const routes: RouteObject[] = [

@@ -14,14 +14,22 @@ describe("the known providers", () => {
     expect(configs.map((c) => [c.id, c.vendor, c.model, c.label, c.simulated])).toEqual([
       ["openai", "openai", "gpt-4o", "OpenAI GPT-4o", true],
       ["gemini", "gemini", "gemini-2.5-flash", "Google Gemini 2.5 Flash", true],
-      ["claude", "anthropic", "claude-sonnet-4-6", "Anthropic Claude Sonnet 3.5", true],
+      ["claude", "anthropic", "claude-sonnet-4-6", "Anthropic Claude Sonnet 4.6", true],
       ["gpt5", "openai", "gpt-5", "OpenAI GPT-5", true],
       ["geminipro", "gemini", "gemini-2.5-pro", "Google Gemini 2.5 Pro", true],
-      ["haiku", "anthropic", "claude-haiku-4-5", "Anthropic Claude 3 Haiku", true],
+      ["haiku", "anthropic", "claude-haiku-4-5", "Anthropic Claude Haiku 4.5", true],
       ["deepseek", "openai-compatible", "deepseek-chat", "DeepSeek V3", true],
       ["llama", "openai-compatible", "meta-llama/Llama-3.1-70B-Instruct", "Meta Llama 3.1 70B", true],
       ["grok", "openai-compatible", "grok-4", "xAI Grok 4", true],
     ]);
+  });
+
+  it("label a model by its own name: another <ID>_MODEL is not shown under the default model's name", () => {
+    expect(providerFromEnv("claude", { CLAUDE_MODEL: "claude-opus-4-1" }).label).toBe("claude-opus-4-1");
+    expect(providerFromEnv("claude", { CLAUDE_MODEL: "claude-3-5-sonnet-20241022", CLAUDE_LABEL: "Anthropic Claude Sonnet 3.5" }).label).toBe(
+      "Anthropic Claude Sonnet 3.5",
+    );
+    expect(providerFromEnv("claude", {}).label).toBe("Anthropic Claude Sonnet 4.6");
   });
 
   it("are all configured by default, while the default panel stays the playground's three", () => {

@@ -46,7 +46,8 @@ export function providerFromEnv(id: ProviderId, env: NodeJS.ProcessEnv = process
     id,
     vendor: vendor.data,
     model,
-    label: read("LABEL") ?? known?.label ?? model,
+    // A known label names the known model: another model (`<ID>_MODEL`) is shown by its own name.
+    label: read("LABEL") ?? (known?.model === model ? known.label : model),
     apiKey: apiKey ?? "simulated",
     baseUrl,
     structuredOutput: structuredOutput.data,

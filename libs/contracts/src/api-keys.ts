@@ -1,5 +1,18 @@
 import { z } from "zod";
 
+/** The highest monthly spend limit a key can have, in US dollars. */
+export const MAX_SPEND_LIMIT_USD = 1_000_000;
+
+/**
+ * US dollars as the product writes an API key's costs and limits. Token prices make single calls
+ * cost fractions of a cent, so up to 4 decimals show; a cost too small for that is still shown as
+ * more than nothing.
+ */
+export function formatUsd(usd: number): string {
+  if (usd > 0 && usd < 0.0001) return "<$0.0001";
+  return usd.toLocaleString("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
+}
+
 /** Texts of the API keys, the settings page and key-authenticated calls. */
 export const API_KEY_MESSAGES = {
   nameRequired: "API key name is required",
@@ -22,6 +35,13 @@ export const API_KEY_MESSAGES = {
   quotaExceeded: (limit: number) =>
     `Monthly API request quota reached (${limit.toLocaleString("en-US")} requests). It resets on the first day of next month (UTC).`,
   rateLimited: "Too many requests for this API key. Retry after the time in the Retry-After header.",
+  /** A key whose decisions this month have cost its monthly spend limit (402 on POST /v1/ensemble). */
+  spendLimitReached: (limitUsd: number, spentUsd: number) =>
+    `This API key has reached its monthly spend limit of ${formatUsd(limitUsd)} (${formatUsd(spentUsd)} spent this month). Raise or remove the limit in Settings, or wait until the first day of next month (UTC).`,
+  spendLimitInvalid: `monthly_spend_limit_usd must be a number of US dollars from 0.01 to ${MAX_SPEND_LIMIT_USD.toLocaleString("en-US")}, or null for no limit.`,
+  spendLimitSet: "Monthly spend limit saved",
+  spendLimitCleared: "Monthly spend limit removed",
+  spendLimitFailed: "Failed to save the monthly spend limit",
 } as const;
 
 /** Header API consumers authenticate with. */
@@ -54,6 +74,12 @@ export const ApiKeySchema = z.object({
   cost: z.number().nonnegative(),
   active_status: z.boolean(),
   keyvalue: z.string().optional(),
+  /** Added after the specification's fields: this calendar month (UTC), and the limit the owner set. */
+  spend_this_month_usd: z.number().nonnegative().meta({ description: "What the key's decisions have cost since the first of the month (UTC), in US dollars." }),
+  requests_this_month: z.number().int().nonnegative().meta({ description: "Calls made with the key since the first of the month (UTC)." }),
+  monthly_spend_limit_usd: z.number().positive().nullable().meta({
+    description: "The most the key may spend in a calendar month (US dollars); null for no limit. Past it, POST /v1/ensemble answers 402.",
+  }),
 });
 export type ApiKey = z.infer<typeof ApiKeySchema>;
 
@@ -84,6 +110,20 @@ export const ApiKeyUpdateSchema = z.object({
   active_status: z.boolean({ error: "active_status must be true or false." }),
 });
 export type ApiKeyUpdate = z.infer<typeof ApiKeyUpdateSchema>;
+
+/**
+ * Body of PATCH /api/api-keys/{id}: the key's monthly spend limit in US dollars (rounded to whole
+ * cents), or null to remove it.
+ */
+export const ApiKeySpendLimitSchema = z.object({
+  monthly_spend_limit_usd: z
+    .number({ error: API_KEY_MESSAGES.spendLimitInvalid })
+    .min(0.01, API_KEY_MESSAGES.spendLimitInvalid)
+    .max(MAX_SPEND_LIMIT_USD, API_KEY_MESSAGES.spendLimitInvalid)
+    .transform((usd) => Math.round(usd * 100) / 100)
+    .nullable(),
+});
+export type ApiKeySpendLimit = z.output<typeof ApiKeySpendLimitSchema>;
 
 /** GET /api/api-keys/{id}/reveal. */
 export const ApiKeyRevealSchema = z.object({ api_key: z.string() });

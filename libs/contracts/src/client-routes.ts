@@ -20,6 +20,8 @@ export const CLIENT_ROUTES = [
   "/admin",
   "/settings",
   "/contact",
+  /** A decision shared by its owner (read-only, public, never indexed). */
+  "/shared/:token",
 ] as const;
 export type ClientRoute = (typeof CLIENT_ROUTES)[number];
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DecisionResponseSchema } from "./decision";
+import { TokenUsageSchema } from "./vote";
 
 /** Socket.IO event names, shared by the server and the web app. */
 export const SOCKET_EVENTS = {
@@ -38,6 +39,10 @@ export const VoteEventSchema = z.object({
   rationale: z.string().nullable(),
   model_version: z.string().nullable(),
   error: z.string().nullable(),
+  /** A settled vote's call: how long it took, its tokens (null when not reported) and their price (0 when simulated). Absent while pending. */
+  latency_ms: z.number().nonnegative().optional(),
+  usage: TokenUsageSchema.nullable().optional(),
+  cost_usd: z.number().nonnegative().optional(),
 });
 export type VoteEvent = z.infer<typeof VoteEventSchema>;
 

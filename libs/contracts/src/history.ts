@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EnsembleRecordSchema } from "./ensemble";
+import { DecisionLinkSchema, ModeComparisonSchema } from "./decision-compare";
 import { LIMITS } from "./limits";
 import type { StoredDecision } from "./stored-decision";
 import { TokenUsageSchema } from "./vote";
@@ -74,6 +75,10 @@ function text(name: string, max: number) {
   return z.string({ error: `${name} must be text.` }).max(max, `${name} must be at most ${max} characters.`);
 }
 
+/** The history filters' date rule, shared by every query that takes them (the list, the export). */
+export const datesInOrder = (q: { dateFrom?: Date; dateTo?: Date }) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo;
+export const DATES_IN_ORDER = { message: "dateFrom must not be after dateTo.", path: ["dateFrom"] };
+
 /**
  * Query of GET /api/decision-history. Every value arrives as one string;
  * a repeated parameter (an array) or anything else is a 400, so no value can become a query operator.
@@ -93,7 +98,7 @@ export const DecisionHistoryQuerySchema = z
       .transform((value) => value === "true")
       .optional(),
   })
-  .refine((q) => !q.dateFrom || !q.dateTo || q.dateFrom <= q.dateTo, { message: "dateFrom must not be after dateTo.", path: ["dateFrom"] });
+  .refine(datesInOrder, DATES_IN_ORDER);
 export type DecisionHistoryQuery = z.output<typeof DecisionHistoryQuerySchema>;
 /** The query as a client writes it (all strings; omitted = default). */
 export type DecisionHistoryQueryInput = z.input<typeof DecisionHistoryQuerySchema>;
@@ -128,6 +133,12 @@ export const DecisionHistoryItemSchema = z.object({
   images: z.array(z.string()),
   token_usage: z.record(z.string(), TokenUsageSchema.nullable()),
   cost_usd: z.number().nonnegative(),
+  /** Per model, milliseconds its calls took (null when none was awaited); {} for decisions stored before they were kept. */
+  model_latencies_ms: z.record(z.string(), z.number().nonnegative().nullable()),
+  /** Per model, what its calls cost in US dollars (they add up to cost_usd); {} for decisions stored before. */
+  model_costs_usd: z.record(z.string(), z.number().nonnegative()),
+  /** The decision this one re-runs with another mode or panel, or null. */
+  rerun_of: z.string().nullable(),
 });
 export type DecisionHistoryItem = z.infer<typeof DecisionHistoryItemSchema>;
 
@@ -147,6 +158,10 @@ export const DecisionHistoryDetailResponseSchema = z.object({
   success: z.boolean(),
   decision: DecisionHistoryItemSchema,
   message: z.string(),
+  /** The owner's re-runs of this decision, newest first. */
+  reruns: z.array(DecisionLinkSchema).optional(),
+  /** What the other modes would have decided from the same votes (see ModeComparisonSchema). */
+  compare: ModeComparisonSchema.optional(),
 });
 export type DecisionHistoryDetailResponse = z.infer<typeof DecisionHistoryDetailResponseSchema>;
 
@@ -176,5 +191,8 @@ export function toDecisionHistoryItem(decision: StoredDecision): DecisionHistory
     images: decision.images,
     token_usage: decision.token_usage,
     cost_usd: decision.cost_usd,
+    model_latencies_ms: decision.model_latencies_ms,
+    model_costs_usd: decision.model_costs_usd,
+    rerun_of: decision.rerun_of ?? null,
   };
 }

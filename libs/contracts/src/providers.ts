@@ -19,7 +19,7 @@ export type StructuredOutput = z.infer<typeof StructuredOutputSchema>;
 export interface ProviderDefaults {
   vendor: Vendor;
   model: string;
-  /** Row label in the playground. */
+  /** Row label in the playground: the name of `model`, so it is shown only while that model answers. */
   label: string;
   /** The vendor's public API base URL when its SDK does not know it (OpenAI-compatible vendors). */
   baseUrl?: string;
@@ -31,7 +31,7 @@ export interface ProviderDefaults {
 export const DEFAULT_PROVIDERS: Readonly<Record<"openai" | "gemini" | "claude", ProviderDefaults>> = {
   openai: { vendor: "openai", model: "gpt-4o", label: "OpenAI GPT-4o" },
   gemini: { vendor: "gemini", model: "gemini-2.5-flash", label: "Google Gemini 2.5 Flash" },
-  claude: { vendor: "anthropic", model: "claude-sonnet-4-6", label: "Anthropic Claude Sonnet 3.5" },
+  claude: { vendor: "anthropic", model: "claude-sonnet-4-6", label: "Anthropic Claude Sonnet 4.6" },
 };
 
 export const DEFAULT_PROVIDER_IDS = Object.keys(DEFAULT_PROVIDERS) as ProviderId[];
@@ -45,9 +45,9 @@ export const KNOWN_PROVIDERS = {
   ...DEFAULT_PROVIDERS,
   gpt5: { vendor: "openai", model: "gpt-5", label: "OpenAI GPT-5" },
   geminipro: { vendor: "gemini", model: "gemini-2.5-pro", label: "Google Gemini 2.5 Pro" },
-  // Anthropic retired claude-3-haiku-20240307 in April 2026: as for the playground's "Sonnet 3.5"
-  // row, the marketed name stays and the current Haiku answers (HAIKU_MODEL picks another).
-  haiku: { vendor: "anthropic", model: "claude-haiku-4-5", label: "Anthropic Claude 3 Haiku" },
+  // Anthropic retired claude-3-haiku-20240307 in April 2026 (and Sonnet 3.5, the spec's playground
+  // row, before it): the current models answer, under their own names (HAIKU_MODEL picks another).
+  haiku: { vendor: "anthropic", model: "claude-haiku-4-5", label: "Anthropic Claude Haiku 4.5" },
   // DeepSeek's API has JSON mode but not json_schema.
   deepseek: {
     vendor: "openai-compatible",
@@ -105,6 +105,16 @@ export interface ProviderConfig {
    * null when the model is in neither, and its calls cost 0. A simulated answer costs 0 whatever this says.
    */
   price: ModelPrice | null;
+}
+
+/**
+ * The model version a vote shows: the vendor's own model string when it reported one, else the
+ * configured model; simulated ones say so. Shared by the workers and the aggregator, so a vote early
+ * quorum skipped reads like every other vote of the same model.
+ */
+export function configuredModelVersion(config: Pick<ProviderConfig, "model" | "simulated">, reported: string | null = null): string {
+  const version = reported?.trim() || config.model;
+  return config.simulated ? `${version} (simulated)` : version;
 }
 
 /**

@@ -102,6 +102,8 @@ export const AggregateJobSchema = z.object({
   user_ip: z.string().nullable(),
   /** The API key a `/v1` call was made with (its owner is `user_id`); null for the web endpoints. */
   api_key_id: z.string().nullable(),
+  /** The decision this one re-runs (POST /api/decisions/{id}/rerun); absent otherwise. */
+  rerun_of: z.string().nullable().optional(),
 });
 export type AggregateJob = z.infer<typeof AggregateJobSchema>;
 

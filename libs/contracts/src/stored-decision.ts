@@ -39,6 +39,15 @@ export interface StoredDecision {
   token_usage: Record<string, TokenUsage | null>;
   /** The decision's price in US dollars: the sum of its models' costs (0 when simulated). */
   cost_usd: number;
+  /**
+   * Per model, milliseconds its calls took, summed over its rounds; null when no call of it was
+   * awaited (skipped by early quorum). {} on decisions stored before latencies were kept.
+   */
+  model_latencies_ms: Record<string, number | null>;
+  /** Per model, what its calls cost in US dollars (they add up to `cost_usd`). {} on decisions stored before. */
+  model_costs_usd: Record<string, number>;
+  /** The decision this one re-runs (same question, another mode or panel); null or absent when it is not a re-run. */
+  rerun_of?: string | null;
 }
 
 /** Names that reach an object's prototype: MongoDB field names may not be one (nor may mongoose map keys). */
@@ -99,6 +108,9 @@ export const StoredDecisionSchema = z.object({
   api_key_id: z.string().nullable(),
   token_usage: ownRecord(StoredFieldNameSchema, TokenUsageSchema.nullable()),
   cost_usd: z.number().nonnegative(),
+  model_latencies_ms: ownRecord(StoredFieldNameSchema, z.number().nonnegative().nullable()),
+  model_costs_usd: ownRecord(StoredFieldNameSchema, z.number().nonnegative()),
+  rerun_of: z.string().nullable().optional(),
 }) satisfies z.ZodType<StoredDecision>;
 
 /** The decision response entity of a stored decision. */

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CategoriesSchema, ImagesSchema, QuestionSchema, RequestIdSchema } from "./decision";
 import { EnsembleOptionsSchema } from "./ensemble";
+import { PresetNameSchema } from "./presets";
+import { TokenUsageSchema } from "./vote";
 
 /**
  * The public REST API (`/v1`, header SD-API-KEY).
@@ -26,12 +28,17 @@ export const V1EnsembleRequestSchema = z.object({
   early_quorum: EnsembleOptionsSchema.shape.early_quorum.meta({
     description: "Answer as soon as the remaining votes cannot change the winner; their calls are cancelled (majority and weighted modes). Default true.",
   }),
+  // A saved panel by name; the options above that the request sets win over the preset's. No example: "Try it out" would pre-fill a name the reader has not saved.
+  preset: PresetNameSchema.optional().meta({
+    description:
+      "Optional: the name of one of the key owner's panel presets (saved on /settings or in the playground). Its mode, models, early quorum, rounds and judge apply; any of those fields also sent in this request override the preset's. An unknown name is a 422.",
+  }),
 });
 export type V1EnsembleRequest = z.input<typeof V1EnsembleRequestSchema>;
 
 /**
  * What became of a model's vote: counted, failed, or not awaited because early quorum had decided.
- * The public API's own list, mapped from the stored vote in routes/v1.ts (`voteStatus`), so a new
+ * The public API's own list, mapped from the stored vote in use-cases/v1-answer.ts (`voteStatus`), so a new
  * internal status cannot reach clients before this contract names it.
  */
 export const V1_VOTE_STATUSES = ["success", "error", "skipped"] as const;
@@ -53,6 +60,18 @@ export const V1VoteDetailSchema = z.object({
       "success: the vote was counted. error: the model's call failed (response and confidence null). skipped: early quorum decided before this vote was needed, so its call was cancelled or never made (response and confidence null).",
     example: "success",
   }),
+  // What the model's calls took and cost, as stored with the decision (added after the specification's fields too).
+  latency_ms: z.number().nonnegative().nullable().meta({
+    description: "Milliseconds the model's calls took (summed over rounds); null when none was awaited (skipped) or the decision predates latencies.",
+    example: 1180,
+  }),
+  usage: TokenUsageSchema.nullable().meta({
+    description: "Tokens the model's calls used (input and output, summed over rounds); null when the vendor reported none (simulated answers) or no call was made.",
+  }),
+  cost_usd: z.number().nonnegative().nullable().meta({
+    description: "What the model's calls cost in US dollars, from the configured price table; 0 for simulated answers; null when the decision predates per-model costs.",
+    example: 0.00084,
+  }),
 });
 export type V1VoteDetail = z.infer<typeof V1VoteDetailSchema>;
 
@@ -71,6 +90,11 @@ export const V1EnsembleResponseSchema = z.object({
     .min(0)
     .max(1)
     .meta({ description: "The winning response's share of the valid vote weight, 0 to 1: 1 when every valid vote agreed, 0 when none was cast." }),
+  usage: TokenUsageSchema.meta({ description: "Tokens of every model call the decision made, input and output summed (calls whose vendor reported none count 0)." }),
+  cost_usd: z.number().nonnegative().meta({
+    description: "What the decision cost in US dollars: the sum of its model calls' costs (0 when simulated). Counted against the key's monthly spend limit.",
+    example: 0.00231,
+  }),
 });
 export type V1EnsembleResponse = z.infer<typeof V1EnsembleResponseSchema>;
 
@@ -116,10 +140,12 @@ export const V1_ENSEMBLE_RESPONSE_EXAMPLE: V1EnsembleResponse = {
   decision_id: "8f14e45f-ceea-467f-a0e6-4b2d7d1f3c11",
   ensemble_decision: "Wait until Monday",
   vote_details: [
-    { llm_name: "openai", response: "Wait until Monday", confidence: 0.86, status: "success" },
-    { llm_name: "gemini", response: "Wait until Monday", confidence: 0.78, status: "success" },
-    { llm_name: "claude", response: "No", confidence: 0.64, status: "success" },
+    { llm_name: "openai", response: "Wait until Monday", confidence: 0.86, status: "success", latency_ms: 1180, usage: { input_tokens: 212, output_tokens: 31 }, cost_usd: 0.00084 },
+    { llm_name: "gemini", response: "Wait until Monday", confidence: 0.78, status: "success", latency_ms: 760, usage: { input_tokens: 198, output_tokens: 27 }, cost_usd: 0.00016 },
+    { llm_name: "claude", response: "No", confidence: 0.64, status: "success", latency_ms: 1410, usage: { input_tokens: 240, output_tokens: 35 }, cost_usd: 0.00131 },
   ],
   total_votes: 3,
   consensus_score: 0.6667,
+  usage: { input_tokens: 650, output_tokens: 93 },
+  cost_usd: 0.00231,
 };

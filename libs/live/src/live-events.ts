@@ -1,7 +1,7 @@
 import { Emitter } from "@socket.io/redis-emitter";
 import type { Redis } from "ioredis";
 import { SOCKET_EVENTS, requestRoom, userRoom, type FinalEvent, type HistoryDecisionEvent, type VoteEvent } from "@sd/contracts";
-import { socketIoKey } from "@sd/queue";
+import { decisionVotesChannel, socketIoKey } from "@sd/queue";
 import { sessionRoom } from "./channel";
 
 /**
@@ -11,14 +11,23 @@ import { sessionRoom } from "./channel";
  */
 export class LiveEvents {
   private readonly emitter: Emitter;
+  private readonly votesChannel: string;
 
-  constructor(connection: Redis, prefix: string) {
+  constructor(
+    private readonly connection: Redis,
+    prefix: string,
+  ) {
     this.emitter = new Emitter(connection, { key: socketIoKey(prefix) });
+    this.votesChannel = decisionVotesChannel(prefix);
   }
 
-  /** One model's row of a decision: pending, then its vote or its error (wire event "decision:vote"). */
+  /**
+   * One model's row of a decision: pending, then its vote or its error (wire event "decision:vote"),
+   * also on the votes channel for the gateway streaming it to an HTTP client (see VoteFeed).
+   */
   modelProgress(event: VoteEvent): void {
     this.emitter.to(requestRoom(event.request_id)).emit(SOCKET_EVENTS.vote, event);
+    this.connection.publish(this.votesChannel, encodeVote(event)).catch(() => undefined);
   }
 
   /** The decision's outcome, to the request's room. */
@@ -39,4 +48,9 @@ export class LiveEvents {
   endSession(sessionId: string): void {
     this.emitter.in(sessionRoom(sessionId)).disconnectSockets(true);
   }
+}
+
+/** `<request id>\n<event JSON>`: a gateway that streams no such request drops it without parsing. */
+function encodeVote(event: VoteEvent): string {
+  return `${event.request_id}\n${JSON.stringify(event)}`;
 }

@@ -11,7 +11,7 @@ export function pendingProgress(target: ProgressTarget, provider: string, round 
   return { ...target, provider, round, status: "pending", response: null, confidence: null, rationale: null, model_version: null, error: null };
 }
 
-/** A model's row once its vote is in: its answer, confidence and reason, or its error. */
+/** A model's row once its vote is in: its answer, confidence and reason, or its error; and what its call took and cost. */
 export function voteProgress(target: ProgressTarget, vote: Vote): VoteEvent {
   return {
     ...target,
@@ -23,6 +23,9 @@ export function voteProgress(target: ProgressTarget, vote: Vote): VoteEvent {
     rationale: vote.rationale,
     model_version: vote.model_version,
     error: vote.error,
+    latency_ms: vote.latency_ms,
+    usage: vote.usage,
+    cost_usd: vote.cost_usd,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { ProviderConfig, Suggestion, TokenUsage } from "@sd/contracts";
+import { configuredModelVersion, type ProviderConfig, type Suggestion, type TokenUsage } from "@sd/contracts";
 import { parseSuggestions, parseVote } from "./answer";
 import { ProviderError } from "./errors";
 import {
@@ -117,10 +117,4 @@ export abstract class StructuredOutputProvider implements ModelProvider {
     }
     return { ...vote, raw: reply.raw, modelVersion: this.modelVersion(reply.model), usage: reply.usage };
   }
-}
-
-/** The vendor's own model string when it reported one, else the configured model; simulated ones say so. */
-export function configuredModelVersion(config: ProviderConfig, reported: string | null = null): string {
-  const version = reported?.trim() || config.model;
-  return config.simulated ? `${version} (simulated)` : version;
 }

@@ -7,7 +7,7 @@ import type { ModelProvider } from "./types";
 export type { JudgeInput, ModelAnswer, ModelProvider, PanelAnswer, PeerAnswer, SuggestInput, VoteInput } from "./types";
 export { PROMPT_MARKERS } from "./prompt";
 export { ProviderError, asProviderError, retryAfterMsFromHeaders, type ProviderErrorKind } from "./errors";
-export { configuredModelVersion } from "./base";
+export { configuredModelVersion } from "@sd/contracts";
 export { parseSuggestions, parseVote } from "./answer";
 export { AnthropicProvider, GeminiProvider, OpenAIProvider };
 /** The adapters' HTTP client, for code that calls a vendor SDK itself (the SDK transport bench). */

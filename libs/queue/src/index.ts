@@ -16,3 +16,5 @@ export type { Redis } from "ioredis";
 export * from "./throughput";
 export * from "./queue-board";
 export * from "./queue-keys";
+export * from "./usage-period";
+export { ApiKeyUsage, type ApiKeyMonth } from "./api-key-usage";

@@ -11,6 +11,7 @@ describe("every Redis key of the product", () => {
       allKeysPattern: keys.allKeysPattern(p),
       requestIdClaimKey: keys.requestIdClaimKey(p, "r1"),
       decisionOutcomesChannel: keys.decisionOutcomesChannel(p),
+      decisionVotesChannel: keys.decisionVotesChannel(p),
       imageKeyBase: keys.imageKeyBase(p),
       imageKey: keys.imageKey(p, "d1", 2),
       quorumAnswersKey: keys.quorumAnswersKey(p, "d1"),
@@ -23,6 +24,7 @@ describe("every Redis key of the product", () => {
       rateLimitKeyPrefix: keys.rateLimitKeyPrefix(p, "auth"),
       byteRateLimitKeyPrefix: keys.byteRateLimitKeyPrefix(p),
       monthlyQuotaKey: keys.monthlyQuotaKey(p, "u1", "2099-03"),
+      apiKeyUsageKey: keys.apiKeyUsageKey(p, "k1", "2099-03"),
       idempotencyKey: keys.idempotencyKey(p, "k1", "ab12"),
       endedSessionKey: keys.endedSessionKey(p, "s1"),
       googleStateKey: keys.googleStateKey(p, "st"),
@@ -34,6 +36,7 @@ describe("every Redis key of the product", () => {
       allKeysPattern: "sd:*",
       requestIdClaimKey: "sd:request:r1",
       decisionOutcomesChannel: "sd:decision-outcomes",
+      decisionVotesChannel: "sd:decision-votes",
       imageKeyBase: "sd:images:",
       imageKey: "sd:images:d1:2",
       quorumAnswersKey: "sd:quorum:d1:answers",
@@ -46,6 +49,7 @@ describe("every Redis key of the product", () => {
       rateLimitKeyPrefix: "sd:rate:auth:",
       byteRateLimitKeyPrefix: "sd:rate:bytes",
       monthlyQuotaKey: "sd:api-quota:u1:2099-03",
+      apiKeyUsageKey: "sd:api-key-usage:k1:2099-03",
       idempotencyKey: "sd:idempotency:k1:ab12",
       endedSessionKey: "sd:auth:ended-session:s1",
       googleStateKey: "sd:auth:google-state:st",
@@ -55,6 +59,6 @@ describe("every Redis key of the product", () => {
   });
 
   it("has a pinned value for every key function", () => {
-    expect(Object.keys(keys)).toHaveLength(22);
+    expect(Object.keys(keys)).toHaveLength(24);
   });
 });

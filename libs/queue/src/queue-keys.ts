@@ -27,6 +27,11 @@ export function requestIdClaimKey(prefix: string, requestId: string): string {
   return `${prefix}:request:${requestId}`;
 }
 
+/** The pub/sub channel on which every model's progress reaches the gateways that stream it (chat completions, MCP). */
+export function decisionVotesChannel(prefix: string): string {
+  return `${prefix}:decision-votes`;
+}
+
 /** The pub/sub channel on which aggregators tell gateways each decision's outcome. */
 export function decisionOutcomesChannel(prefix: string): string {
   return `${prefix}:decision-outcomes`;
@@ -96,6 +101,11 @@ export function byteRateLimitKeyPrefix(prefix: string): string {
 /** An API key owner's decisions in one usage period (`YYYY-MM`). */
 export function monthlyQuotaKey(prefix: string, userId: string, period: string): string {
   return `${prefix}:api-quota:${userId}:${period}`;
+}
+
+/** One API key's month (`YYYY-MM`): a hash of its requests and its decisions' spend (see ApiKeyUsage). */
+export function apiKeyUsageKey(prefix: string, apiKeyId: string, period: string): string {
+  return `${prefix}:api-key-usage:${apiKeyId}:${period}`;
 }
 
 /** A replayable answer for an API key's `Idempotency-Key` (its SHA-256, so no client text lands in a key). */

@@ -43,6 +43,12 @@ export class RateLimitError extends ApiError {
 /** 429 because the month's API request quota is used up; `retryAfter` runs to the first day of next month (UTC). */
 export class QuotaExceededError extends RateLimitError {}
 
+/**
+ * 402: the key's monthly spend limit is reached (`detail` says the limit and what was spent). Waiting
+ * a moment does not help: raise or remove the limit in Settings, or wait for the next month (UTC).
+ */
+export class SpendLimitError extends ApiError {}
+
 /** `waitFor` gave up before the decision was complete (the decision itself goes on and is stored). */
 export class TimeoutError extends SmartDecisionError {}
 
@@ -52,6 +58,7 @@ const QUOTA_TEXT = API_KEY_MESSAGES.quotaExceeded(0).split(" (")[0]!;
 /** The typed error for an error answer. */
 export function errorFor(status: number, detail: string, body: unknown, headers: Headers): ApiError {
   if (status === 401) return new AuthenticationError(status, detail, body, headers);
+  if (status === 402) return new SpendLimitError(status, detail, body, headers);
   if (status === 429) {
     return detail.startsWith(QUOTA_TEXT) ? new QuotaExceededError(status, detail, body, headers) : new RateLimitError(status, detail, body, headers);
   }

@@ -25,6 +25,7 @@ export {
   QuotaExceededError,
   RateLimitError,
   SmartDecisionError,
+  SpendLimitError,
   TimeoutError,
   ValidationError,
 } from "./errors";

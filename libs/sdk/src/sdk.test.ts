@@ -10,6 +10,7 @@ import {
   RateLimitError,
   SmartDecision,
   SmartDecisionError,
+  SpendLimitError,
   TimeoutError,
   ValidationError,
   type VoteDetail,
@@ -65,7 +66,14 @@ describe("decide", () => {
     expect(result.total_votes).toBe(3);
     expect(result.consensus_score).toBe(1);
     expect(result.vote_details.map((v) => v.llm_name).sort()).toEqual(["claude", "gemini", "openai"]);
-    for (const vote of result.vote_details) expect(vote).toEqual({ llm_name: vote.llm_name, response: "Wait until Monday", confidence: 0.9, status: "success" });
+    for (const vote of result.vote_details) {
+      expect(vote).toMatchObject({ llm_name: vote.llm_name, response: "Wait until Monday", confidence: 0.9, status: "success" });
+      // What each model's calls took and cost, typed for the caller; the totals add them up.
+      expect(vote.latency_ms).toBeGreaterThanOrEqual(0);
+      expect(vote.cost_usd).toBeGreaterThanOrEqual(0);
+    }
+    expect(result.cost_usd).toBeCloseTo(result.vote_details.reduce((sum, vote) => sum + (vote.cost_usd ?? 0), 0), 12);
+    expect(result.usage.input_tokens).toBe(result.vote_details.reduce((sum, vote) => sum + (vote.usage?.input_tokens ?? 0), 0));
   });
 
   it("by default answers as soon as the votes still to come cannot change the winner (early quorum)", async () => {
@@ -80,7 +88,7 @@ describe("decide", () => {
     expect(result).toMatchObject({ ensemble_decision: "Wait until Monday", total_votes: 2, consensus_score: 1 });
     // The skipped model is listed without an answer, and says it was skipped (not failed).
     const skipped: VoteDetail | undefined = result.vote_details.find((v) => v.llm_name === "claude");
-    expect(skipped).toEqual({ llm_name: "claude", response: null, confidence: null, status: "skipped" });
+    expect(skipped).toMatchObject({ llm_name: "claude", response: null, confidence: null, status: "skipped", latency_ms: null });
     expect(result.vote_details.filter((v) => v.status === "success").map((v) => v.llm_name).sort()).toEqual(["gemini", "openai"]);
   });
 
@@ -253,6 +261,24 @@ describe("typed errors", () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error).toMatchObject({ status: 429, detail: API_KEY_MESSAGES.quotaExceeded(QUOTA) });
     expect((error as QuotaExceededError).retryAfter).toBeGreaterThan(0);
+  });
+
+  it("past the key's monthly spend limit, a SpendLimitError (402) before any model is asked", async () => {
+    const { client, user, keyId } = await newClient();
+    const marker = randomUUID();
+    emulator.addRules({ match: { question_contains: marker }, respond: { kind: "answer", category: "Yes", usage: { input_tokens: 4000, output_tokens: 1000 } } });
+    const limited = await fetch(`${stack.url}/api/api-keys/${keyId}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", authorization: `Bearer ${user.tokens.access_token}` },
+      body: JSON.stringify({ monthly_spend_limit_usd: 0.01 }),
+    });
+    expect(limited.status).toBe(200);
+    expect((await client.decide({ prompt: `Ship? ${marker}`, valid_responses: CATEGORIES, early_quorum: false })).cost_usd).toBeGreaterThan(0.01);
+    const calls = emulator.calls().length;
+    const error = await client.decide({ prompt: `Ship again? ${marker}`, valid_responses: CATEGORIES }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SpendLimitError);
+    expect(error).toMatchObject({ status: 402, detail: expect.stringContaining("monthly spend limit of $0.01") });
+    expect(emulator.calls()).toHaveLength(calls);
   });
 
   it("an unreachable server is a SmartDecisionError naming the call", async () => {

@@ -60,6 +60,12 @@ export interface Collection<TDoc extends BaseDocument> {
   findOne(filter: Filter): Promise<TDoc | null>;
   /** With a projection the documents only carry the projected fields. */
   find(filter: Filter, options?: FindOptions): Promise<TDoc[]>;
+  /**
+   * What `find` answers, one document at a time as the caller consumes it, for reads too large to
+   * hold (an export): MongoDB reads through a cursor in batches, the embedded store copies each
+   * document only when it is reached. Documents written while it runs may or may not be seen.
+   */
+  stream(filter: Filter, options?: FindOptions): AsyncIterable<TDoc>;
   updateOne(filter: Filter, update: Update, options?: UpdateOptions): Promise<UpdateResult>;
   /**
    * Updates the first document matching `filter` and resolves to that document as it was before

@@ -8,6 +8,8 @@ export * from "./refresh-tokens";
 export * from "./image-assets";
 export * from "./api-keys";
 export * from "./api-usage";
+export * from "./decision-shares";
+export * from "./presets";
 export type { BaseDocument, Collection, Filter, FindOptions, Pipeline, SortSpec, Update, UpdateOptions, UpdateResult } from "./collection";
 export {
   DuplicateKeyError,

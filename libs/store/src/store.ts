@@ -8,6 +8,8 @@ import { createRefreshTokenRepository, refreshTokensCollection, type RefreshToke
 import { createImageAssetRepository, imageAssetsCollection, type ImageAssetRepository } from "./image-assets";
 import { apiKeysCollection, createApiKeyRepository, type ApiKeyRepository } from "./api-keys";
 import { createApiUsageRepository, type ApiUsageRepository } from "./api-usage";
+import { createDecisionShareRepository, decisionSharesCollection, type DecisionShareRepository } from "./decision-shares";
+import { createPresetRepository, presetsCollection, type PresetRepository } from "./presets";
 import type { DriverKind, StoreDriver } from "./driver";
 import { openEmbeddedDriver } from "./drivers/embedded/open-embedded-driver";
 import { openMongoDriver } from "./drivers/mongo/open-mongo-driver";
@@ -24,6 +26,10 @@ export interface Store {
   apiKeys: ApiKeyRepository;
   /** Image storage of each user (a free-tier limit). */
   apiUsage: ApiUsageRepository;
+  /** Live share links of decisions (by token hash and by decision). */
+  decisionShares: DecisionShareRepository;
+  /** Users' named ensemble settings (panel presets). */
+  presets: PresetRepository;
   /** Rejects when the database cannot be reached (or the store is closed). */
   ping(): Promise<void>;
   /** The embedded store's disk: journal damage kept at start, and whether writes fit (a full disk). */
@@ -67,6 +73,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       imageAssets: createImageAssetRepository(imageAssets),
       apiKeys: createApiKeyRepository(await driver.openCollection(apiKeysCollection)),
       apiUsage: createApiUsageRepository(imageAssets),
+      decisionShares: createDecisionShareRepository(await driver.openCollection(decisionSharesCollection)),
+      presets: createPresetRepository(await driver.openCollection(presetsCollection)),
     };
     return storeOn(driver, repositories);
   } catch (error) {

@@ -1,6 +1,6 @@
 import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse } from "@sd/contracts";
 import { finalEvent, historyDecisionEvent, type LiveEvents } from "@sd/live";
-import type { AggregateProcessor, FinishedVote, ImageStash, QuorumBoard, ThroughputRecorder } from "@sd/queue";
+import type { AggregateProcessor, ApiKeyUsage, FinishedVote, ImageStash, QuorumBoard, ThroughputRecorder } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { decisionsTotal, type Logger } from "@sd/telemetry";
 import { buildDecisionRecord } from "./decision-record";
@@ -27,6 +27,8 @@ export interface AggregateDeps {
   names: ProviderNames;
   /** Early quorum's record of which votes a decision did not need. */
   board: QuorumBoard;
+  /** Each API key's spend this month, which its monthly spend limit is checked against. */
+  keyUsage: ApiKeyUsage;
   logger: Logger;
 }
 
@@ -37,10 +39,11 @@ export interface AggregateDeps {
  * user's images (`user_id` set) are first stored once, as their image assets, and the decision
  * keeps the assets' ids; an anonymous decision keeps no image. Once the decision is written its
  * images leave Redis, and the owner's open dashboards are told. A key-made decision carries its
- * key's id and its cost; what the key has cost is summed from those decisions when asked
- * (`DecisionRepository.costByApiKey`), so no second write is needed and none can be lost or doubled.
+ * key's id and its cost; what the key has cost in all is summed from those decisions when asked
+ * (`DecisionRepository.costByApiKey`); its spend this month, which its spend limit is checked
+ * against before each decision, is a Redis counter the decision's cost is added to once.
  */
-export function createAggregateProcessor({ store, images, live, throughput, names, board, logger }: AggregateDeps): AggregateProcessor {
+export function createAggregateProcessor({ store, images, live, throughput, names, board, keyUsage, logger }: AggregateDeps): AggregateProcessor {
   /** The decision's image assets; idempotent per decision and label, so a rerun gets the same ids. */
   const saveImageAssets = async (data: AggregateJob, userId: string): Promise<string[]> => {
     if (data.images.length === 0) return [];
@@ -73,6 +76,10 @@ export function createAggregateProcessor({ store, images, live, throughput, name
     // Counted once: a rerun of an already written decision is not counted again. Not awaited: the
     // figures never hold up the answer (a failure to record is reported by the recorder itself).
     if (inserted) void throughput.decisionWritten(finishedVotes(outcome));
+    // Added once, by the run that stored it, before the outcome is published: a client that sees
+    // the answer and calls again is checked against a spend that includes it. A crash between the
+    // two writes loses this cost from the month's spend (the limit is then passed by it), never doubles it.
+    if (inserted && stored.api_key_id !== null) await keyUsage.addSpend(stored.api_key_id, stored.cost_usd, stored.timestamp);
     if (data.request_id) live.final(finalEvent(data.request_id, response));
     if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
     logger.info(

@@ -40,7 +40,8 @@ function ensembleRecord(data: AggregateJob, { result, calls, skipped }: Ensemble
  * columns show each panel model's counted answer (gossip: its last valid one; a model early quorum
  * skipped has none); `ensemble` keeps every round, the weights, the judge and what early quorum
  * saved. `imageAssetIds` are the ids of its images stored as the user's image assets (none for an
- * anonymous decision). Its `token_usage` and `cost_usd` add up every call the decision made.
+ * anonymous decision). Its `token_usage` and `cost_usd` add up every call the decision made, per
+ * model and in all; `model_latencies_ms` adds up each model's awaited calls.
  */
 export function buildDecisionRecord(
   data: AggregateJob,
@@ -65,6 +66,13 @@ export function buildDecisionRecord(
   );
   const token_usage: Record<string, TokenUsage | null> = perProvider(() => null);
   for (const vote of calls.values()) token_usage[vote.provider] = addUsage(token_usage[vote.provider] ?? null, vote.usage);
+  const model_latencies_ms: Record<string, number | null> = perProvider(() => null);
+  const model_costs_usd: Record<string, number> = perProvider(() => 0);
+  for (const vote of calls.values()) {
+    model_costs_usd[vote.provider] = (model_costs_usd[vote.provider] ?? 0) + vote.cost_usd;
+    // A skipped vote was not awaited: its call's time is not the model's.
+    if (vote.status !== "skipped") model_latencies_ms[vote.provider] = (model_latencies_ms[vote.provider] ?? 0) + vote.latency_ms;
+  }
   return {
     id: data.decision_id,
     question: data.question,
@@ -91,5 +99,8 @@ export function buildDecisionRecord(
     api_key_id: data.api_key_id,
     token_usage,
     cost_usd: [...calls.values()].reduce((sum, vote) => sum + vote.cost_usd, 0),
+    model_latencies_ms,
+    model_costs_usd,
+    rerun_of: data.rerun_of ?? null,
   };
 }

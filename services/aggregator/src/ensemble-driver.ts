@@ -14,6 +14,7 @@ import type { AggregateRun, NextCall, QuorumBoard } from "@sd/queue";
 
 export interface ProviderNames {
   label(provider: string): string;
+  /** The model version a vote of this provider shows when it has none of its own (as a worker would write it). */
   model(provider: string): string;
 }
 

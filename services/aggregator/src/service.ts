@@ -1,11 +1,12 @@
 import type { ProviderConfig } from "@sd/contracts";
 import type { AggregatorEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
-import { DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createAggregateWorker, createRedis } from "@sd/queue";
+import { ApiKeyUsage, DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createAggregateWorker, createRedis } from "@sd/queue";
 import { storeReadiness, type Readiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
 import { startDecisionMetricsAtZero, type Logger } from "@sd/telemetry";
-import { createAggregateProcessor, type ProviderNames } from "./aggregate-processor";
+import { createAggregateProcessor } from "./aggregate-processor";
+import { providerNames } from "./provider-names";
 
 export interface Aggregator {
   ready(): Promise<Readiness>;
@@ -22,12 +23,7 @@ export async function startAggregator(
   // Decision series exist at 0 from the start, so a healthy dashboard reads 0, not "No data".
   startDecisionMetricsAtZero();
   const connection = createRedis(env.REDIS_URL, "aggregator");
-  // A provider unknown here (configured on the gateway only) is shown by its id.
-  const known = new Map(providers.map((p) => [p.id, p]));
-  const names: ProviderNames = {
-    label: (p) => known.get(p)?.label ?? p,
-    model: (p) => known.get(p)?.model ?? p,
-  };
+  const names = providerNames(providers);
   const throughput = new ThroughputRecorder(connection, env.QUEUE_PREFIX, (error) =>
     logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
   );
@@ -41,6 +37,7 @@ export async function startAggregator(
       throughput,
       names,
       board: new QuorumBoard(connection, env.QUEUE_PREFIX),
+      keyUsage: new ApiKeyUsage(connection, env.QUEUE_PREFIX),
       logger,
     }),
     { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS, steps },

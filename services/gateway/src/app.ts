@@ -4,7 +4,7 @@ import type { GatewayEnv } from "@sd/config";
 import { MESSAGES, type ProviderConfig } from "@sd/contracts";
 import type { ModelProvider } from "@sd/providers";
 import type { QueueInspector, Redis } from "@sd/queue";
-import type { Store } from "@sd/store";
+import type { Store, StoredApiKey } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import type { ApiKeys } from "./api-keys";
 import type { Auth } from "./auth";
@@ -16,6 +16,8 @@ import { jsonBody } from "./http/json-body";
 import { perIpByteLimit, perIpRateLimit } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { decisionHistoryRoutes, keyHistoryRoutes } from "./routes/decision-history";
+import { historyExportRoutes } from "./routes/history-export";
+import { shareRoutes } from "./routes/shares";
 import { decisionRoutes } from "./routes/decisions";
 import { healthRoutes } from "./routes/health";
 import { imageAssetFailures, imageAssetRoutes } from "./routes/image-assets";
@@ -25,6 +27,9 @@ import { providerRoutes } from "./routes/providers";
 import { suggestionRoutes } from "./routes/suggestions";
 import { webAppRoutes } from "./routes/web-app";
 import { v1Routes } from "./routes/v1";
+import { openAiRoutes } from "./routes/openai-compatible";
+import { mcpRoutes } from "./routes/mcp";
+import { presetRoutes } from "./routes/presets";
 import { openApiRoutes } from "./openapi";
 import { adminRoutes } from "./admin";
 import type { QueueView } from "./admin-queues";
@@ -70,6 +75,10 @@ export function createApp({ env, logger, redis, decisions, useCases, suggester, 
     auth.routes,
     decisionRoutes({ decisions: useCases.decisions, publicLimit, byteLimit, imageBody, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
     decisionHistoryRoutes(useCases.history, auth.requireUser),
+    presetRoutes(useCases.presets, auth.requireUser),
+    historyExportRoutes(useCases.historyExport, auth.requireUser),
+    // Opening a shared decision has its own per-address budget, apart from the decisions'.
+    shareRoutes(useCases.shares, auth.requireUser, perIpRateLimit(redis, env.QUEUE_PREFIX, "shared", env.RATE_LIMIT_PER_MINUTE)),
     imageAssetRoutes(useCases.imageAssets, auth.optionalUser, imageBody),
     suggestionRoutes(suggester, publicLimit, imageBody, logger),
     waitlistRoutes(store, formLimit),
@@ -78,8 +87,11 @@ export function createApp({ env, logger, redis, decisions, useCases, suggester, 
     adminRoutes({ store, redis, queues, providers: env.PROVIDERS, requireUser: auth.requireUser, isAdmin: auth.isAdmin }),
     queueView.sessionRoutes,
   );
-  // The public REST API and the external history path, with SD-API-KEY instead of a bearer token.
-  app.use("/v1", v1Routes({ decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, byteLimit, imageBody }));
+  // The public REST API, the OpenAI-compatible routes, the MCP server and the external history path, with an API key instead of a bearer token.
+  const assertWithinSpendLimit = (key: StoredApiKey) => apiKeys.service.assertWithinSpendLimit(key);
+  app.use(mcpRoutes({ tools: useCases.mcp, assertWithinSpendLimit, decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, byteLimit, imageBody, logger }));
+  app.use("/v1", openAiRoutes({ chat: useCases.chat, decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, spendLimit: apiKeys.spendLimit, byteLimit, imageBody, logger }));
+  app.use("/v1", v1Routes({ decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, spendLimit: apiKeys.spendLimit, byteLimit, imageBody }));
   app.use(keyHistoryRoutes(useCases.history, apiKeys.keyAccess));
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(openApiRoutes());

@@ -36,6 +36,8 @@ export interface SubmitOptions {
   /** Early quorum when the request does not say (on for /v1, off for the web endpoints). */
   earlyQuorumByDefault: boolean;
   decisionId?: string;
+  /** The decision this one re-runs: stored on the new decision as its `rerun_of`. */
+  rerunOf?: string;
 }
 
 export interface DecisionServiceDeps {
@@ -176,7 +178,7 @@ export class DecisionService {
   private async enqueueDecision(
     request: DecisionRequest,
     requester: Requester,
-    { earlyQuorumByDefault, decisionId = randomUUID() }: SubmitOptions,
+    { earlyQuorumByDefault, decisionId = randomUUID(), rerunOf }: SubmitOptions,
   ): Promise<string> {
     // Before anything is stored: an unknown model is the client's mistake (400).
     const ensemble = this.deps.ensemble.resolve(request, earlyQuorumByDefault);
@@ -185,7 +187,7 @@ export class DecisionService {
     const received_at = Date.now();
     if (request_id !== null) await this.claimRequestId(request_id, decision_id);
     try {
-      await this.enqueue(request, ensemble, requester, decision_id, received_at);
+      await this.enqueue(request, ensemble, requester, decision_id, received_at, rerunOf ?? null);
     } catch (error) {
       // Not enqueued (Redis went away midway): the client may send the same request_id again.
       if (request_id !== null) await this.releaseRequestId(request_id, decision_id).catch(() => undefined);
@@ -200,7 +202,14 @@ export class DecisionService {
   }
 
   /** Stores the images and enqueues the decision's flow; deletes the images if that fails. */
-  private async enqueue(request: DecisionRequest, ensemble: ResolvedEnsemble, requester: Requester, decision_id: string, received_at: number): Promise<void> {
+  private async enqueue(
+    request: DecisionRequest,
+    ensemble: ResolvedEnsemble,
+    requester: Requester,
+    decision_id: string,
+    received_at: number,
+    rerun_of: string | null,
+  ): Promise<void> {
     const { flow, images, live } = this.deps;
     const request_id = request.request_id ?? null;
     const imageRefs = await images.put(decision_id, request.images, this.deps.imageTtlSeconds);
@@ -228,6 +237,7 @@ export class DecisionService {
         user_email: requester.user?.email ?? null,
         user_ip: requester.ip,
         api_key_id: requester.apiKeyId,
+        rerun_of,
       }, earlyQuorumWeights);
     } catch (error) {
       // Nothing will read them: do not leave up to 30 MB in Redis until they expire.

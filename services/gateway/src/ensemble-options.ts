@@ -61,6 +61,12 @@ export class EnsembleDefaults {
     };
   }
 
+  /** A weighted vote's weights for this panel today; null when one of its models is no longer configured. */
+  weightsOf(panel: readonly string[], categories: readonly string[]): Record<string, number> | null {
+    if (!panel.every((id) => this.models.has(id))) return null;
+    return Object.fromEntries(panel.map((id) => [id, this.weight(id, categories.length)]));
+  }
+
   /** Configured, or from the model's measured accuracy by the log-odds rule (optimal for independent voters). */
   private weight(id: string, categoryCount: number): number {
     const config = this.models.get(id)!;

@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { ConfigError, inFlightLimit, type GatewayEnv } from "@sd/config";
 import { toDecisionResponse, type ProviderConfig } from "@sd/contracts";
-import { LiveEvents, attachLiveSocket } from "@sd/live";
+import { LiveEvents, VoteFeed, attachLiveSocket } from "@sd/live";
 import { createProvider } from "@sd/providers";
 import {
   AGGREGATE_RETRY_WINDOW_MS,
@@ -28,6 +28,7 @@ import { closeStalledBodies, requestTimeoutOptions } from "./http/request-timeou
 import { DecisionService, voteDeadlineMs } from "./decision-service";
 import { EnsembleDefaults } from "./ensemble-options";
 import { createUseCases } from "./use-cases";
+import { providersResponse } from "./routes/providers";
 
 export interface Gateway {
   url: string;
@@ -90,8 +91,10 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   const liveRedis = createRedis(env.REDIS_URL, "gateway-live");
   const flow = new DecisionFlow(redis, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
   const liveEvents = new LiveEvents(liveRedis, env.QUEUE_PREFIX);
+  // Its own connection: a subscribed connection can do nothing else.
+  const voteFeed = new VoteFeed(createRedis(env.REDIS_URL, "gateway-votes"), env.QUEUE_PREFIX);
   // Listen only once both answer: the first requests must not meet a connection still opening.
-  await Promise.all([whenReady(redis), whenReady(imageRedis), flow.ready()]);
+  await Promise.all([whenReady(redis), whenReady(imageRedis), flow.ready(), voteFeed.start()]);
   // Each provider's requests per minute, so system health can tell a queue at its limit (see rate_limits).
   const rpm = Object.fromEntries(providers.deciders.map((config) => [config.id, config.rpm]));
   const queues = new QueueInspector(redis, env.QUEUE_PREFIX, env.PROVIDERS, rpm);
@@ -141,7 +144,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     logger,
     redis,
     decisions,
-    useCases: createUseCases({ store, decisions, idempotency: apiKeys.idempotency }),
+    useCases: createUseCases({ store, decisions, idempotency: apiKeys.idempotency, votes: voteFeed, providers: providersResponse(providers.deciders, decisions.ensembleDefaults) }),
     suggester: createProvider(providers.suggester),
     deciders: providers.deciders,
     store,
@@ -204,6 +207,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       redis.disconnect();
       imageRedis.disconnect();
       liveRedis.disconnect();
+      voteFeed.close();
       // Last, so the drain above can still be watched.
       await closeServer(metrics);
     },

@@ -35,6 +35,8 @@ const PATH_PARAMETERS: readonly { name: string; after?: readonly string[]; kind:
   { name: "id", after: ["api-keys"], kind: "apiKey" },
   { name: "id", after: ["decision", "decisions", "decision-history"], kind: "decision" },
   { name: "id", after: ["image-assets"], kind: "imageAsset" },
+  { name: "token", after: ["shared"], kind: "shareToken" },
+  { name: "id", after: ["presets"], kind: "preset" },
 ];
 
 const MULTIPART_FORMS: Readonly<Record<string, true>> = { applyForJob: true };

@@ -75,6 +75,8 @@ export function problemsWith(answer: WireAnswer, mustRefuse: boolean): string[] 
   if (mustRefuse && answer.status < 400) problems.push(`accepted (status ${answer.status}) a request the contract refuses`);
   for (const [pattern, what] of LEAKS) if (pattern.test(answer.text)) problems.push(`${what} in the answer`);
   if (answer.text.length === 0) return problems;
+  // A download (the history export's CSV) is the one success that is not JSON; its errors still are.
+  if (answer.status < 300 && String(answer.headers["content-type"] ?? "").startsWith("text/csv")) return problems;
   if (!String(answer.headers["content-type"] ?? "").startsWith("application/json")) {
     problems.push(`a ${answer.headers["content-type"] ?? "untyped"} body instead of JSON`);
     return problems;
@@ -87,8 +89,9 @@ export function problemsWith(answer: WireAnswer, mustRefuse: boolean): string[] 
   }
   if (keysOf(body).some((key) => key === POLLUTION_MARKER || key === "__proto__")) problems.push("an answer that echoes a prototype-pollution payload as an object key");
   if (answer.status >= 400) {
-    const { detail, message } = (body ?? {}) as { detail?: unknown; message?: unknown };
-    const said = typeof detail === "string" ? detail : message;
+    // `{detail}`, the image assets' `{message}`, or OpenAI's `{error: {message}}` on the OpenAI-compatible routes.
+    const { detail, message, error } = (body ?? {}) as { detail?: unknown; message?: unknown; error?: { message?: unknown } };
+    const said = typeof detail === "string" ? detail : (message ?? error?.message);
     if (typeof said !== "string" || said.trim() === "") problems.push("an error answer without a detail");
   }
   return problems;

@@ -13,6 +13,10 @@ export interface FuzzFixtures {
   apiKey: { id: string; value: string };
   decisionId: string;
   imageAssetId: string;
+  /** A live share link's token; without one, a well-formed token nobody issued. */
+  shareToken?: string;
+  /** One of the user's panel presets; without one, an id nobody has. */
+  presetId?: string;
 }
 
 export type BodyRecipe = JsonBodyRecipe | { kind: "multipart"; form: MultipartRecipe };

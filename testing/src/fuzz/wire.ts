@@ -1,5 +1,5 @@
 import { API_KEY_HEADER } from "@sd/contracts";
-import { EXAMPLE_IDS } from "@sd/contracts/endpoints";
+import { EXAMPLE_IDS, EXAMPLE_PRESET_ID, EXAMPLE_SHARE_TOKEN } from "@sd/contracts/endpoints";
 import type { DocumentedOperation } from "@sd/contracts/endpoints";
 import { compress } from "../faults/heavy-bodies";
 import { encodeForm } from "./multipart";
@@ -20,7 +20,7 @@ export interface WireRequest {
 }
 
 /** The kinds of object a path parameter names, and the fixture that is one. */
-export type IdKind = "decision" | "user" | "apiKey" | "imageAsset";
+export type IdKind = "decision" | "user" | "apiKey" | "imageAsset" | "shareToken" | "preset";
 
 export function fixtureId(fixtures: FuzzFixtures, kind: IdKind): string {
   switch (kind) {
@@ -32,6 +32,10 @@ export function fixtureId(fixtures: FuzzFixtures, kind: IdKind): string {
       return fixtures.apiKey.id;
     case "imageAsset":
       return fixtures.imageAssetId;
+    case "shareToken":
+      return fixtures.shareToken ?? EXAMPLE_SHARE_TOKEN;
+    case "preset":
+      return fixtures.presetId ?? EXAMPLE_PRESET_ID;
   }
 }
 

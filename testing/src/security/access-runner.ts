@@ -42,7 +42,7 @@ export function expectAnswer(answer: ApiAnswer, expected: Expected, where: strin
 
 /** The owner's ids, key and email: none may appear in an answer to anyone else. */
 export function ownerSecrets(objects: OwnedObjects): string[] {
-  return [objects.decisionId, objects.v1DecisionId, ...objects.assetIds, objects.apiKey.id, objects.apiKey.keyvalue, objects.owner.user.id, objects.owner.user.email];
+  return [objects.decisionId, objects.v1DecisionId, ...objects.assetIds, objects.apiKey.id, objects.apiKey.keyvalue, objects.owner.user.id, objects.owner.user.email, objects.presetId];
 }
 
 /** The answers `caller` must get from `row` when it is not the owner (for object rows) and not an admin (for admin rows). */
@@ -57,7 +57,7 @@ export function unprivilegedCallers(row: AccessRow, callers: { owner: Caller; ot
   return row.kind === "object" ? [callers.other, callers.admin, callers.anonymous] : [callers.owner, callers.other, callers.anonymous];
 }
 
-const METHOD_ORDER: Record<Method, number> = { get: 0, post: 1, put: 2, delete: 3 };
+const METHOD_ORDER: Record<Method, number> = { get: 0, post: 1, put: 2, patch: 2, delete: 3 };
 
 /** The rows in the order their owner and admin calls run: reads, creates, updates, deletes (table order within each). */
 export function privilegedOrder(rows: readonly AccessRow[]): AccessRow[] {
@@ -70,18 +70,19 @@ export function privilegedOrder(rows: readonly AccessRow[]): AccessRow[] {
  */
 export async function ownerView(stack: SignInStack, objects: OwnedObjects, admin: Caller): Promise<Record<string, unknown>> {
   const asOwner = (path: string) => send(stack.url, { method: "get", path }, { bearer: objects.owner.tokens.access_token });
-  const [decision, assets, keys, reveal, usage, queues] = await Promise.all([
+  const [decision, assets, keys, reveal, usage, presets, queues] = await Promise.all([
     asOwner(`/api/decision-history/${objects.decisionId}`),
     asOwner(`/api/image-assets/decision/${objects.decisionId}`),
     asOwner("/api/api-keys"),
     asOwner(`/api/api-keys/${objects.apiKey.id}/reveal`),
     asOwner("/api/usage"),
+    asOwner("/api/presets"),
     send(stack.url, { method: "get", path: `${QUEUES}/api/queues` }, { cookie: admin.queueCookie! }),
   ]);
-  for (const [what, answer] of Object.entries({ decision, assets, keys, reveal, usage, queues })) {
+  for (const [what, answer] of Object.entries({ decision, assets, keys, reveal, usage, presets, queues })) {
     // A failed read on both sides would compare equal and prove nothing.
     if (answer.status !== 200) throw new Error(`reading the owner's ${what} answered ${answer.status}: ${answer.text}`);
   }
   const paused = (queues.body.queues as { name: string; isPaused: boolean }[]).map(({ name, isPaused }) => [name, isPaused]);
-  return { decision: decision.body, assets: assets.body, keys: keys.body, reveal: reveal.body, usage: usage.body, paused };
+  return { decision: decision.body, assets: assets.body, keys: keys.body, reveal: reveal.body, usage: usage.body, presets: presets.body, paused };
 }

@@ -4,7 +4,9 @@ import {
   AUTH_MESSAGES,
   HISTORY_MESSAGES,
   IMAGE_ASSET_MESSAGES,
+  PRESET_MESSAGES,
   V1_HEADERS,
+  toOpenAiError,
   type AuthResponse,
 } from "@sd/contracts";
 import type { HttpRequest } from "./http";
@@ -29,12 +31,16 @@ export interface OwnedObjects {
   v1Body: { prompt: string; valid_responses: string[] };
   /** A queue of the queue view. */
   queueName: string;
+  /** A live share link of `decisionId` (its token). */
+  shareToken: string;
+  /** One of the owner's panel presets. */
+  presetId: string;
 }
 
 /** A status, or a status and the exact body. */
 export type Expected = number | { status: number; body: unknown };
 
-export type Method = "get" | "post" | "put" | "delete";
+export type Method = "get" | "post" | "put" | "patch" | "delete";
 
 interface RowBase {
   method: Method;
@@ -78,6 +84,8 @@ export const rowName = (row: Pick<RowBase, "method" | "path">): string => `${row
 const detail = (status: number, text: string) => ({ status, body: { detail: text } });
 const BAD_TOKEN = detail(401, AUTH_MESSAGES.invalidCredentials);
 const NO_KEY = detail(401, API_KEY_MESSAGES.missingKey);
+/** The OpenAI-compatible routes answer OpenAI's error shape. */
+const NO_KEY_OPENAI = { status: 401, body: toOpenAiError(401, API_KEY_MESSAGES.missingKey) };
 const NOT_ADMIN = detail(403, ADMIN_MESSAGES.forbidden);
 /** Image-asset failures have their own shape. */
 const assetFailure = (status: number, message: string) => ({ status, body: { success: false, message, imageAssets: [], total: 0 } });
@@ -120,6 +128,39 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
     anonymous: NO_KEY,
   },
 
+  // ---- the OpenAI-compatible routes (the key as SD-API-KEY or the bearer token): a decision is the key owner's
+  { kind: "object", method: "get", path: "/v1/models", auth: "api-key", request: at("/v1/models"), ownerSees: () => "smart-decision", owner: 200, other: 200, anonymous: NO_KEY_OPENAI },
+  {
+    kind: "object",
+    method: "post",
+    path: "/v1/chat/completions",
+    auth: "api-key",
+    request: (o) => ({
+      path: "/v1/chat/completions",
+      body: {
+        model: "smart-decision",
+        messages: [{ role: "user", content: o.v1Body.prompt }],
+        response_format: { type: "json_schema", json_schema: { name: "decision", schema: { type: "string", enum: o.v1Body.valid_responses } } },
+      },
+    }),
+    owner: 200,
+    other: 200,
+    anonymous: NO_KEY_OPENAI,
+  },
+
+  {
+    // The MCP server's tools act as the key's owner: another key's get_decision finds nothing (tests/api/mcp.test.ts).
+    kind: "object",
+    method: "post",
+    path: "/mcp",
+    auth: "api-key",
+    request: () => ({ path: "/mcp", body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, headers: { accept: "application/json, text/event-stream" } }),
+    ownerSees: () => "get_decision",
+    owner: 200,
+    other: 200,
+    anonymous: NO_KEY,
+  },
+
   // ---- decisions and history (bearer)
   {
     kind: "object",
@@ -142,6 +183,50 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
     owner: 200,
     other: detail(404, HISTORY_MESSAGES.notFound),
     anonymous: BAD_TOKEN,
+  },
+  {
+    // A re-run is the owner's new decision; anyone else's attempt starts nothing and answers as an unknown id.
+    kind: "object",
+    method: "post",
+    path: "/api/decisions/{id}/rerun",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/decisions/${o.decisionId}/rerun`, body: { ensemble_mode: "weighted_voting" } }),
+    objectId: (o) => o.decisionId,
+    owner: 200,
+    other: detail(404, HISTORY_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
+  },
+
+  // ---- share links: only the owner sees, creates or revokes one; the link itself opens for anyone
+  ...(["get", "post", "delete"] as const).map(
+    (method): ObjectRow => ({
+      kind: "object",
+      method,
+      path: "/api/decisions/{id}/share",
+      auth: "bearer",
+      request: (o) => ({ path: `/api/decisions/${o.decisionId}/share`, ...(method === "post" ? { body: { include_images: false } } : {}) }),
+      objectId: (o) => o.decisionId,
+      ownerSees: () => '"shared"',
+      owner: method === "post" ? 201 : 200,
+      other: detail(404, HISTORY_MESSAGES.notFound),
+      anonymous: BAD_TOKEN,
+    }),
+  ),
+  // The export is always the caller's own history: another user's holds none of the owner's decisions.
+  ...(["csv", "json"] as const).map(
+    (format): ObjectRow => ({ kind: "object", method: "get", path: `/api/exports/decisions.${format}`, auth: "bearer", request: at(`/api/exports/decisions.${format}`), ownerSees: (o) => o.decisionId, owner: 200, other: 200, anonymous: BAD_TOKEN }),
+  ),
+  {
+    // Public by design: whoever has the link (signed in as anyone, or not at all) reads the decision, and nothing more.
+    kind: "object",
+    method: "get",
+    path: "/api/shared/{token}",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/shared/${o.shareToken}` }),
+    ownerSees: () => "Security suite: which plan?",
+    owner: 200,
+    other: 200,
+    anonymous: 200,
   },
 
   // ---- image assets (optional bearer; failures are {success: false, message, imageAssets: [], total: 0})
@@ -240,6 +325,18 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
   },
   {
     kind: "object",
+    method: "patch",
+    path: "/api/api-keys/{id}",
+    auth: "bearer",
+    // A limit far above anything the table's calls spend: the owner's key keeps working for the rows after.
+    request: (o) => ({ path: `/api/api-keys/${o.apiKey.id}`, body: { monthly_spend_limit_usd: 1000 } }),
+    objectId: (o) => o.apiKey.id,
+    owner: 200,
+    other: detail(404, API_KEY_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
+  },
+  {
+    kind: "object",
     method: "get",
     path: "/api/api-keys/{id}/reveal",
     auth: "bearer",
@@ -262,6 +359,32 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
     anonymous: BAD_TOKEN,
   },
   { kind: "object", method: "get", path: "/api/usage", auth: "bearer", request: at("/api/usage"), owner: 200, other: 200, anonymous: BAD_TOKEN },
+
+  // ---- panel presets (bearer): another user's preset is an unknown id
+  { kind: "object", method: "get", path: "/api/presets", auth: "bearer", request: at("/api/presets"), ownerSees: (o) => o.presetId, owner: 200, other: 200, anonymous: BAD_TOKEN },
+  {
+    kind: "object",
+    method: "post",
+    path: "/api/presets",
+    auth: "bearer",
+    request: () => ({ path: "/api/presets", body: { name: "Security table", settings: { models: ["openai"] } } }),
+    owner: 201,
+    other: 201,
+    anonymous: BAD_TOKEN,
+  },
+  ...(["get", "patch", "delete"] as const).map(
+    (method): ObjectRow => ({
+      kind: "object",
+      method,
+      path: "/api/presets/{id}",
+      auth: "bearer",
+      request: (o) => ({ path: `/api/presets/${o.presetId}`, body: method === "patch" ? { name: "Renamed by the security table" } : undefined }),
+      objectId: (o) => o.presetId,
+      owner: 200,
+      other: detail(404, PRESET_MESSAGES.notFound),
+      anonymous: BAD_TOKEN,
+    }),
+  ),
 
   // ---- account
   { kind: "object", method: "post", path: "/api/auth/logout", auth: "bearer", request: at("/api/auth/logout"), endsSession: true, owner: 200, other: 200, anonymous: BAD_TOKEN },

@@ -86,5 +86,11 @@ export async function createOwnedObjects(stack: SignInStack, caller: Caller): Pr
   const v1Body = { prompt: "Security suite: which region?", valid_responses: ["EU", "US"] };
   const v1 = await send(stack.url, { method: "post", path: "/v1/ensemble", body: v1Body, headers: { [V1_HEADERS.idempotencyKey]: idempotencyKey } }, { apiKey: apiKey.keyvalue });
   if (v1.status !== 200) throw new Error(`the owner's /v1 decision answered ${v1.status}: ${v1.text}`);
-  return { owner, decisionId, assetIds, apiKey, v1DecisionId: v1.body.decision_id as string, idempotencyKey, v1Body, queueName: voteQueueName("openai") };
+  const shared = await send(stack.url, { method: "post", path: `/api/decisions/${decisionId}/share`, body: {} }, bearerOf(owner));
+  if (shared.status !== 201) throw new Error(`the owner's share link answered ${shared.status}: ${shared.text}`);
+  const shareToken = shared.body.token as string;
+  const preset = await send(stack.url, { method: "post", path: "/api/presets", body: { name: "Security suite preset", settings: { ensemble_mode: "judge" } } }, bearerOf(owner));
+  if (preset.status !== 201) throw new Error(`the owner's preset answered ${preset.status}: ${preset.text}`);
+  const presetId = preset.body.id as string;
+  return { owner, decisionId, assetIds, apiKey, v1DecisionId: v1.body.decision_id as string, idempotencyKey, v1Body, queueName: voteQueueName("openai"), shareToken, presetId };
 }

@@ -1,10 +1,11 @@
-import type { AdminPeriod, AuthUser } from "@sd/contracts";
+import type { AuthUser } from "@sd/contracts";
 import { RefreshCw, TriangleAlert } from "lucide-react";
-import { useState } from "react";
+import type { ReactNode } from "react";
 import { Button } from "../ui/button";
 import { Tabs } from "../ui/tabs";
 import { AdminSignInPrompt, NotAnAdmin } from "./AdminNotice";
-import { DEFAULT_PERIODS, statusBanner } from "./format";
+import { statusBanner } from "./format";
+import { LastUpdated } from "./LastUpdated";
 import { OverviewTab } from "./OverviewTab";
 import { PeriodSelect } from "./PeriodSelect";
 import { RecentActivityTab } from "./RecentActivityTab";
@@ -13,6 +14,8 @@ import { TrendsTab } from "./TrendsTab";
 import { UsersTab } from "./UsersTab";
 import { useAdminData } from "./useAdminQueries";
 import { useAdminThroughput } from "./useAdminThroughput";
+import { useAdminView } from "./useAdminView";
+import { ADMIN_TABS, tabFromParam, type AdminTab } from "./view-state";
 
 /** The orange banner shown while the system is not healthy. */
 function StatusBanner({ status }: { status: string | undefined }) {
@@ -27,51 +30,45 @@ function StatusBanner({ status }: { status: string | undefined }) {
 }
 
 /**
- * The dashboard of a signed-in admin: the header (period, Refresh, 'Last updated'), the status
- * banner and the five tabs. The three endpoints load in parallel; a 403 from any of them means the
+ * The dashboard of a signed-in admin: the header (the one period, Refresh, 'Last updated'), the
+ * status banner and the five tabs, the open tab and the period kept in the URL. The three endpoints
+ * load in parallel and refresh themselves as decisions finish; a 403 from any of them means the
  * server does not take this user for an admin, whatever the client check said.
  */
 export function AdminDashboard({ user, accessToken, onSignIn }: { user: AuthUser; accessToken: string | null; onSignIn: () => void }) {
-  const [overview, setOverview] = useState<AdminPeriod>(DEFAULT_PERIODS.overview);
-  const [recent, setRecent] = useState<AdminPeriod>(DEFAULT_PERIODS.recent);
-  const [health, setHealth] = useState<AdminPeriod>(DEFAULT_PERIODS.health);
-  const data = useAdminData(user.id, { overview, recent, health });
-  const live = useAdminThroughput(data.forbidden || data.signedOut ? null : user.id, accessToken);
+  const view = useAdminView();
+  const data = useAdminData(user.id, view.period, view.tab);
+  const live = useAdminThroughput(data.forbidden || data.signedOut ? null : user.id, accessToken, data.decisionsFinished);
 
   if (data.signedOut) return <AdminSignInPrompt expired onSignIn={onSignIn} />;
   if (data.forbidden) return <NotAnAdmin email={user.email} detail={null} />;
+  const content: Record<AdminTab, ReactNode> = {
+    overview: <OverviewTab stats={data.usage.data} loading={data.usage.isFetching} live={live} />,
+    trends: <TrendsTab stats={data.usage.data} />,
+    users: <UsersTab stats={data.usage.data} />,
+    recent: <RecentActivityTab decisions={data.recent.data} loading={data.recent.isFetching} />,
+    health: <SystemHealthTab health={data.health.data} loading={data.health.isFetching} />,
+  };
+  const openTab = ADMIN_TABS.find((tab) => tab.id === view.tab)!;
   return (
     <div>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <PeriodSelect label="Period" value={overview} onChange={setOverview} />
+          {/* Until one is chosen, the open tab's default period (a month for usage, a day for activity and health). */}
+          <PeriodSelect label="Period" value={view.period ?? openTab.defaultPeriod} onChange={view.setPeriod} />
           <Button variant="secondary" size="sm" onClick={() => void data.refresh()} disabled={data.refreshing}>
             <RefreshCw className={data.refreshing ? "size-4 animate-spin" : "size-4"} aria-hidden />
             Refresh
           </Button>
         </div>
-        <p className="text-sm text-slate-600" data-testid="last-updated">
-          Last updated: {data.updatedAt > 0 ? new Date(data.updatedAt).toLocaleTimeString() : "—"}
-        </p>
+        <LastUpdated at={data.updatedAt} />
       </div>
       <StatusBanner status={data.health.data?.status} />
       <Tabs
         label="Admin dashboard sections"
-        items={[
-          { value: "overview", label: "Overview", content: <OverviewTab stats={data.usage.data} loading={data.usage.isFetching} live={live} /> },
-          { value: "trends", label: "Trends", content: <TrendsTab stats={data.usage.data} /> },
-          { value: "users", label: "Users", content: <UsersTab stats={data.usage.data} /> },
-          {
-            value: "recent",
-            label: "Recent Activity",
-            content: <RecentActivityTab decisions={data.recent.data} loading={data.recent.isFetching} period={recent} onPeriod={setRecent} />,
-          },
-          {
-            value: "health",
-            label: "System Health",
-            content: <SystemHealthTab health={data.health.data} loading={data.health.isFetching} period={health} onPeriod={setHealth} />,
-          },
-        ]}
+        value={view.tab}
+        onValueChange={(value) => view.setTab(tabFromParam(value))}
+        items={ADMIN_TABS.map((tab) => ({ value: tab.id, label: tab.label, content: content[tab.id] }))}
       />
     </div>
   );

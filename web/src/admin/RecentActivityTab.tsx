@@ -1,8 +1,7 @@
-import { ADMIN_MESSAGES, type AdminPeriod, type RecentDecision } from "@sd/contracts";
+import { ADMIN_MESSAGES, type RecentDecision } from "@sd/contracts";
 import { formatRelativeTime } from "../history/format";
 import { activityActor, activityOutcome, visibleCategories } from "./format";
 import { NoData, Panel, PanelSkeleton } from "./Panel";
-import { PeriodSelect } from "./PeriodSelect";
 
 function ActivityItem({ decision, now }: { decision: RecentDecision; now: number }) {
   const categories = visibleCategories(decision.categories);
@@ -38,11 +37,11 @@ function ActivityItem({ decision, now }: { decision: RecentDecision; now: number
   );
 }
 
-/** Recent Activity, with its own period (default day). */
-export function RecentActivityTab({ decisions, loading, period, onPeriod }: { decisions: RecentDecision[] | undefined; loading: boolean; period: AdminPeriod; onPeriod: (period: AdminPeriod) => void }) {
+/** Recent Activity, for the dashboard's period (a day until one is chosen). */
+export function RecentActivityTab({ decisions, loading }: { decisions: RecentDecision[] | undefined; loading: boolean }) {
   const now = Date.now();
   return (
-    <Panel title="Recent Activity" action={<PeriodSelect label="Activity period" value={period} onChange={onPeriod} />}>
+    <Panel title="Recent Activity">
       {loading && !decisions ? (
         <PanelSkeleton />
       ) : decisions === undefined ? (

@@ -1,8 +1,7 @@
-import { PERIOD_HOURS, type AdminPeriod, type SystemHealth } from "@sd/contracts";
+import { PERIOD_HOURS, type SystemHealth } from "@sd/contracts";
 import { formatLocalTime } from "../history/format";
 import { checkTitle, checkValue, formatCount, formatMs, orderedChecks, periodLabel } from "./format";
 import { NoData, Panel, PanelSkeleton, StatusBadge } from "./Panel";
-import { PeriodSelect } from "./PeriodSelect";
 
 function Metric({ label, value }: { label: string; value: string }) {
   return (
@@ -13,11 +12,11 @@ function Metric({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** System Health, with its own period (default day). */
-export function SystemHealthTab({ health, loading, period, onPeriod }: { health: SystemHealth | undefined; loading: boolean; period: AdminPeriod; onPeriod: (period: AdminPeriod) => void }) {
+/** System Health, for the dashboard's period (a day until one is chosen). */
+export function SystemHealthTab({ health, loading }: { health: SystemHealth | undefined; loading: boolean }) {
   return (
     <div className="space-y-4">
-      <Panel title="System Health" action={<PeriodSelect label="Health period" value={period} onChange={onPeriod} />}>
+      <Panel title="System Health">
         {loading && !health ? (
           <PanelSkeleton />
         ) : !health ? (
@@ -43,7 +42,9 @@ export function SystemHealthTab({ health, loading, period, onPeriod }: { health:
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {orderedChecks(health.health_checks).map(([name, check]) => (
             <Panel key={name} title={checkTitle(name)} action={<StatusBadge status={check.status} />}>
-              <p className="break-words text-lg font-semibold text-slate-900">{checkValue(check.value)}</p>
+              <p className="break-words text-lg font-semibold text-slate-900" data-testid="check-value">
+                {checkValue(check.value)}
+              </p>
               <p className="mt-1 break-words text-sm text-slate-600">{check.message}</p>
             </Panel>
           ))}

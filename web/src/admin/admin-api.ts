@@ -3,6 +3,7 @@ import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { AuthorizationSource } from "../api/authorized";
 import { ApiError } from "../api/client";
 import { callEndpoint } from "../api/endpoint";
+import type { AdminSource } from "./view-state";
 
 /**
  * The admin dashboard's calls (the admin endpoints and the queue-view session), all
@@ -12,9 +13,9 @@ import { callEndpoint } from "../api/endpoint";
 /** TanStack Query keys of the admin page; each holds the user id, so another user never sees them. */
 export const adminKeys = {
   all: (userId: string) => ["admin", userId] as const,
-  usageStats: (userId: string, period: AdminPeriod) => ["admin", userId, "usage-stats", period] as const,
-  recentDecisions: (userId: string, period: AdminPeriod) => ["admin", userId, "recent-decisions", period] as const,
-  systemHealth: (userId: string, period: AdminPeriod) => ["admin", userId, "system-health", period] as const,
+  /** Every period of one endpoint (what a live refresh of a tab asks again). */
+  source: (userId: string, source: AdminSource) => ["admin", userId, source] as const,
+  answer: (userId: string, source: AdminSource, period: AdminPeriod) => ["admin", userId, source, period] as const,
 };
 
 /** GET /api/admin/usage-stats?period= */

@@ -12,9 +12,6 @@ export const PERIOD_OPTIONS: readonly { value: AdminPeriod; label: string }[] = 
   { value: "month", label: "Last Month" },
 ];
 
-/** Default periods: the overview shows a month, recent activity and health a day. */
-export const DEFAULT_PERIODS = { overview: "month", recent: "day", health: "day" } as const satisfies Record<string, AdminPeriod>;
-
 /** Dashboard limits. */
 export const TOP_CATEGORIES_SHOWN = 5;
 export const DAILY_TREND_DAYS = 7;

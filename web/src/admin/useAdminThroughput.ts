@@ -10,8 +10,11 @@ export interface AdminThroughput {
   samples: ThroughputEvent[];
 }
 
-/** The admin room's live throughput while an admin is on the page; keeps the last two minutes of samples. */
-export function useAdminThroughput(userId: string | null, accessToken: string | null): AdminThroughput {
+/**
+ * The admin room's live throughput while an admin is on the page; keeps the last two minutes of
+ * samples, and calls `onDecisionsFinished` for each sample in which decisions finished.
+ */
+export function useAdminThroughput(userId: string | null, accessToken: string | null, onDecisionsFinished: () => void): AdminThroughput {
   const [samples, setSamples] = useState<ThroughputEvent[]>([]);
   const watching = useWatchedRoom({
     userId,
@@ -19,7 +22,10 @@ export function useAdminThroughput(userId: string | null, accessToken: string | 
     watchEvent: ADMIN_SOCKET_EVENTS.watch,
     event: ADMIN_SOCKET_EVENTS.throughput,
     schema: ThroughputEventSchema,
-    onEvent: (event) => setSamples((previous) => addSample(previous, event)),
+    onEvent: (event) => {
+      setSamples((previous) => addSample(previous, event));
+      if (event.decisions_per_second > 0) onDecisionsFinished();
+    },
     onClose: () => setSamples([]),
     label: "Live throughput",
   });

@@ -7,7 +7,10 @@ import { ApiError } from "./client";
 const Admin = z.object({ is_admin: z.boolean() });
 const get = (path: string, source: AuthorizationSource) => authorizedRequest(path, { schema: Admin }, source);
 
-/** A session with the given access token whose refresh answers `refreshed`, counting refreshes. */
+/**
+ * A session with the given access token whose refresh answers `refreshed`, counting refreshes.
+ * `null` is a session whose access token expired (or none, with a failing refresh).
+ */
 function session(accessToken: string | null, refreshed: RefreshResult = { ok: true, accessToken: "access-2" }) {
   let refreshes = 0;
   const source: AuthorizationSource = {
@@ -78,10 +81,23 @@ describe("authorizedRequest (withAuthorization around the API client)", () => {
     expect(refreshes()).toBe(0);
   });
 
-  it("throws SignedOutError without calling when there is no valid session", async () => {
+  it("renews an expired access token before the call, and does not refresh again on its answer", async () => {
+    const { source, refreshes } = session(null);
+    const calls = serveFetch(jsonResponse(200, { is_admin: true }), jsonResponse(401, INVALID));
+    expect(await get("/api/auth/admin-check", source)).toEqual({ is_admin: true });
+    expect(calls.map((c) => bearerOf(c.init))).toEqual(["Bearer access-2"]);
+    // Renewed, then refused: that was the one refresh.
+    expect(await rejection(get("/api/x", source))).toMatchObject({ status: 401, message: "Could not validate credentials" });
+    expect(refreshes()).toBe(2);
+    expect(calls).toHaveLength(2);
+  });
+
+  it("throws SignedOutError without calling when there is no session to renew", async () => {
     const calls = serveFetch();
     const call = vi.fn(async () => "never");
-    expect(await rejection(withAuthorization(session(null).source, call))).toBeInstanceOf(SignedOutError);
+    const error = await rejection(withAuthorization(session(null, { ok: false, error: "No refresh token available" }).source, call));
+    expect(error).toBeInstanceOf(SignedOutError);
+    expect(error).toMatchObject({ status: 401, message: "No refresh token available" });
     expect(call).not.toHaveBeenCalled();
     expect(calls).toHaveLength(0);
   });

@@ -9,7 +9,10 @@ export type RefreshResult = { ok: true; accessToken: string } | { ok: false; err
 export interface AuthorizationSource {
   /** The access token of a signed-in session whose token has not expired; null otherwise. */
   accessToken(): string | null;
-  /** Exchanges the refresh token for new tokens (one exchange shared by concurrent callers); on failure the user is logged out. */
+  /**
+   * Exchanges the refresh token for new tokens (one exchange shared by concurrent callers); when the
+   * server refuses it the user is logged out. Fails at once, without a call, when not signed in.
+   */
   refresh(): Promise<RefreshResult>;
 }
 
@@ -29,22 +32,29 @@ export function isInvalidCredentials(error: unknown): boolean {
 /** Fetch options carrying an access token as the bearer header. */
 export const bearer = (accessToken: string): RequestInit => ({ headers: { authorization: `Bearer ${accessToken}` } });
 
+/** A new access token from the session's refresh token, or SignedOutError when there is none. */
+async function renewedAccessToken(session: AuthorizationSource): Promise<string> {
+  const refreshed = await session.refresh();
+  if (!refreshed.ok) throw new SignedOutError(refreshed.error);
+  return refreshed.accessToken;
+}
+
 /**
- * Runs `call` with the session's bearer token. A 401 'Could not validate credentials' refreshes the
- * tokens once and retries with the new access token; when the refresh fails (the session is then
- * logged out) or there is no valid session, it throws SignedOutError.
+ * Runs `call` with the session's bearer token; an access token that has expired is renewed first.
+ * A 401 'Could not validate credentials' refreshes the tokens once and retries with the new access
+ * token; when a refresh fails (the session may then be logged out) or there is no session, it
+ * throws SignedOutError.
  */
 export async function withAuthorization<T>(session: AuthorizationSource, call: (init: RequestInit) => Promise<T>): Promise<T> {
   const accessToken = session.accessToken();
-  if (!accessToken) throw new SignedOutError();
+  // No valid token: renew an expired one (signed out, the refresh fails at once and no call is made).
+  if (!accessToken) return call(bearer(await renewedAccessToken(session)));
   try {
     return await call(bearer(accessToken));
   } catch (error) {
     if (!isInvalidCredentials(error)) throw error;
   }
-  const refreshed = await session.refresh();
-  if (!refreshed.ok) throw new SignedOutError(refreshed.error);
-  return call(bearer(refreshed.accessToken));
+  return call(bearer(await renewedAccessToken(session)));
 }
 
 /** The request's own fetch options plus the authorization header (its other headers are kept). */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { retryAfterSeconds as retryAfterOf } from "../lib/retry-after";
 
 /** Shown when a 2xx answer cannot be read. */
 export const INVALID_RESPONSE_TEXT = "Server returned an invalid response. Please try again.";
@@ -20,6 +21,8 @@ export interface ApiErrorDetails {
   source?: ErrorSource;
   /** The HTTP reason phrase ('Bad Gateway'), when there is one. */
   statusText?: string;
+  /** A refusal's wait before trying again (Retry-After / RateLimit headers), in seconds; null when not said. */
+  retryAfterSeconds?: number | null;
 }
 
 /** An HTTP failure with the server's explanation (`detail`, else `message`), as the UI shows it. */
@@ -27,17 +30,19 @@ export class ApiError extends Error {
   readonly title: string | undefined;
   readonly source: ErrorSource;
   readonly statusText: string;
+  readonly retryAfterSeconds: number | null;
 
   constructor(
     readonly status: number,
     message: string,
-    { title, source = "client", statusText = "" }: ApiErrorDetails = {},
+    { title, source = "client", statusText = "", retryAfterSeconds = null }: ApiErrorDetails = {},
   ) {
     super(message);
     this.name = "ApiError";
     this.title = title;
     this.source = source;
     this.statusText = statusText;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** True when the text is the server's own explanation (its `detail` or `message`). */
@@ -57,24 +62,25 @@ export class InvalidResponseError extends ApiError {
 const said = (value: unknown): value is string => typeof value === "string" && value.trim() !== "";
 
 /** The one place server errors are read: `detail`, else `message`, else 'HTTP {status}'. */
-async function readError(response: Response): Promise<ApiError> {
+export async function readError(response: Response): Promise<ApiError> {
   const fallback = `HTTP ${response.status}`;
   const { status, statusText } = response;
+  const retryAfterSeconds = retryAfterOf(response.headers, Date.now());
   let body: unknown;
   try {
     body = JSON.parse(await response.text());
   } catch {
-    return new ApiError(status, fallback, { source: "unreadable", statusText });
+    return new ApiError(status, fallback, { source: "unreadable", statusText, retryAfterSeconds });
   }
   const fields: { detail?: unknown; message?: unknown; title?: unknown } = typeof body === "object" && body !== null ? body : {};
   const title = said(fields.title) ? fields.title : undefined;
-  if (said(fields.detail)) return new ApiError(status, fields.detail, { title, source: "detail", statusText });
-  if (said(fields.message)) return new ApiError(status, fields.message, { title, source: "message", statusText });
-  return new ApiError(status, fallback, { title, source: "status", statusText });
+  if (said(fields.detail)) return new ApiError(status, fields.detail, { title, source: "detail", statusText, retryAfterSeconds });
+  if (said(fields.message)) return new ApiError(status, fields.message, { title, source: "message", statusText, retryAfterSeconds });
+  return new ApiError(status, fallback, { title, source: "status", statusText, retryAfterSeconds });
 }
 
 export interface ApiRequest<S extends z.ZodType> {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON; a FormData is sent as multipart (the browser writes its content type and boundary). */
   body?: unknown;
   /** Query parameters; undefined values are left out. */

@@ -16,7 +16,9 @@ const DECISION = {
 };
 const INVALID = { detail: "Could not validate credentials" };
 
-function session(accessToken: string | null, refreshed: RefreshResult = { ok: true, accessToken: "access-2" }): AuthorizationSource {
+const SIGNED_OUT: RefreshResult = { ok: false, error: "No refresh token available" };
+
+function session(accessToken: string | null, refreshed: RefreshResult = accessToken ? { ok: true, accessToken: "access-2" } : SIGNED_OUT): AuthorizationSource {
   return { accessToken: () => accessToken, refresh: async () => refreshed };
 }
 
@@ -30,6 +32,12 @@ describe("postDecision", () => {
       authenticated: "/api/ensembled-llm-categorical-decision",
       public: "/api/ensembled-llm-categorical-decision-public",
     });
+  });
+
+  it("renews an expired access token and decides as the user", async () => {
+    const calls = serveFetch(jsonResponse(200, DECISION));
+    expect(await postDecision(BODY, session(null, { ok: true, accessToken: "access-2" }))).toEqual(DECISION);
+    expect(calls.map((c) => [c.url, bearerOf(c.init)])).toEqual([[DECISION_ENDPOINTS.authenticated, "Bearer access-2"]]);
   });
 
   it("uses the authenticated endpoint with the bearer token when signed in with a valid token", async () => {

@@ -13,19 +13,17 @@ export const DECISION_ENDPOINTS = {
 export type DecisionRequestInput = EndpointRequest<typeof ENDPOINTS.decide>["body"];
 
 /**
- * POSTs a decision request as the session allows: to the
- * authenticated endpoint with the bearer token when signed in with a valid token (a 401
- * 'Could not validate credentials' refreshes the token once and retries); to the public endpoint
- * when signed out, expired, or when that refresh fails. A non-2xx answer throws ApiError; a 2xx
- * answer that is not a decision response throws InvalidResponseError.
+ * POSTs a decision request as the session allows: to the authenticated endpoint with the bearer
+ * token when signed in (an expired token is renewed first; a 401 'Could not validate credentials'
+ * refreshes the token once and retries); to the public endpoint when signed out or when that
+ * refresh fails. A non-2xx answer throws ApiError; a 2xx answer that is not a decision response
+ * throws InvalidResponseError.
  */
 export async function postDecision(body: DecisionRequestInput, session: AuthorizationSource): Promise<DecisionResponse> {
-  if (session.accessToken() !== null) {
-    try {
-      return await callEndpoint(ENDPOINTS.decide, { body }, session);
-    } catch (error) {
-      if (!(error instanceof SignedOutError)) throw error;
-    }
+  try {
+    return await callEndpoint(ENDPOINTS.decide, { body }, session);
+  } catch (error) {
+    if (!(error instanceof SignedOutError)) throw error;
   }
   return callEndpoint(ENDPOINTS.decidePublic, { body });
 }

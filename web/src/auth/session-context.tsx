@@ -3,10 +3,24 @@ import { createContext, useContext, useEffect, useMemo, useState, useSyncExterna
 import type { AuthorizationSource } from "../api/authorized";
 import { toast } from "../ui/toast";
 import { logoutOnServer, refreshTokens } from "./auth-api";
-import { AUTH_STATE_CHANGED, EXPIRY_CHECK_INTERVAL_MS, isAuthenticated, SESSION_EXPIRED_NOTICE } from "./session";
+import { AUTH_STATE_CHANGED, EXPIRY_CHECK_INTERVAL_MS, isAuthenticated, SESSION_EXPIRED_NOTICE, SESSION_STORAGE_KEYS } from "./session";
 import { SessionController } from "./session-controller";
 
 const SessionContext = createContext<SessionController | null>(null);
+
+/** The Web Lock the tabs of one browser take turns on to refresh their shared tokens. */
+const REFRESH_LOCK = "smart-decision-token-refresh";
+
+/**
+ * Runs the task under the refresh lock. Without the Web Locks API (a page served over plain HTTP
+ * from a host other than localhost is not a secure context) it runs at once; the controller still
+ * adopts tokens another tab stored first.
+ */
+function oneTabAtATime<T>(task: () => Promise<T>): Promise<T> {
+  return "locks" in navigator ? navigator.locks.request(REFRESH_LOCK, task) : task();
+}
+
+const isSessionKey = (key: string | null): boolean => key === null || Object.values<string>(SESSION_STORAGE_KEYS).includes(key);
 
 function browserSession(): SessionController {
   return new SessionController({
@@ -16,22 +30,35 @@ function browserSession(): SessionController {
     logoutOnServer,
     announce: () => window.dispatchEvent(new Event(AUTH_STATE_CHANGED)),
     onExpired: () => toast.info(SESSION_EXPIRED_NOTICE),
+    oneTabAtATime,
   });
 }
 
 /**
  * The one session of the app: loads it from storage on start, reloads it on `authStateChanged`
- * and checks the access token's expiry every 60 seconds.
+ * and when another tab changes it (a refresh, a sign-in or out there holds here too), and checks
+ * the access token's expiry every 60 seconds and whenever the tab is shown again (timers sleep
+ * with the laptop).
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [controller] = useState(browserSession);
   useEffect(() => {
     controller.load();
     const reload = () => controller.load();
+    const reloadFromOtherTab = (event: StorageEvent) => {
+      if (event.storageArea === window.localStorage && isSessionKey(event.key)) controller.load();
+    };
+    const checkWhenShown = () => {
+      if (document.visibilityState === "visible") controller.checkExpiry();
+    };
     window.addEventListener(AUTH_STATE_CHANGED, reload);
+    window.addEventListener("storage", reloadFromOtherTab);
+    document.addEventListener("visibilitychange", checkWhenShown);
     const timer = window.setInterval(() => controller.checkExpiry(), EXPIRY_CHECK_INTERVAL_MS);
     return () => {
       window.removeEventListener(AUTH_STATE_CHANGED, reload);
+      window.removeEventListener("storage", reloadFromOtherTab);
+      document.removeEventListener("visibilitychange", checkWhenShown);
       window.clearInterval(timer);
     };
   }, [controller]);

@@ -5,13 +5,67 @@ import { SESSION_STORAGE_KEYS } from "./session";
 import { SessionController, type SessionDeps } from "./session-controller";
 import { memoryStorage, NOW, tokensExpiringIn, USER } from "./test-support";
 
+/** A refresh answer the test gives when it chooses (Promise.withResolvers is missing in Node 20). */
+function pendingAnswer() {
+  let resolve: (tokens: AuthTokens) => void = () => undefined;
+  const promise = new Promise<AuthTokens>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+const REFUSED = "The session has expired or was signed out. Please sign in again.";
+
+/** Web Locks in memory: tasks run one after the other, in the order they asked. */
+function webLock(): SessionDeps["oneTabAtATime"] {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const run = tail.then(task);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/**
+ * The gateway's refresh as it behaves: the token rotates on use, and presenting one already used
+ * ends the session (every later refresh is refused too).
+ */
+function rotatingServer(first = "refresh-1") {
+  let current = first;
+  let rotations = 0;
+  let ended = false;
+  return {
+    get ended() {
+      return ended;
+    },
+    refresh: async (token: string): Promise<AuthTokens> => {
+      if (ended || token !== current) {
+        ended = true;
+        throw new ApiError(401, REFUSED);
+      }
+      current = `refresh-${++rotations + 1}`;
+      return tokensExpiringIn(900, current);
+    },
+  };
+}
+
+interface HarnessOptions {
+  stored?: { user: unknown; tokens: unknown };
+  /** Storage shared with another harness (another tab of the same browser). */
+  storage?: ReturnType<typeof memoryStorage>;
+  /** The refresh lock shared with another harness; by default each harness has its own. */
+  lock?: SessionDeps["oneTabAtATime"];
+  refresh?: (token: string) => Promise<AuthTokens>;
+  logout?: () => Promise<void>;
+}
+
 /** A controller on fake storage, clock and server, recording what it does. */
-function harness(options: { stored?: { user: unknown; tokens: unknown }; refresh?: (token: string) => Promise<AuthTokens>; logout?: () => Promise<void> } = {}) {
-  const storage = memoryStorage(
-    options.stored
-      ? { [SESSION_STORAGE_KEYS.user]: JSON.stringify(options.stored.user), [SESSION_STORAGE_KEYS.tokens]: JSON.stringify(options.stored.tokens) }
-      : {},
-  );
+function harness(options: HarnessOptions = {}) {
+  const storage =
+    options.storage ??
+    memoryStorage(
+      options.stored
+        ? { [SESSION_STORAGE_KEYS.user]: JSON.stringify(options.stored.user), [SESSION_STORAGE_KEYS.tokens]: JSON.stringify(options.stored.tokens) }
+        : {},
+    );
   const clock = { now: NOW };
   const log: string[] = [];
   const deps: SessionDeps = {
@@ -19,7 +73,7 @@ function harness(options: { stored?: { user: unknown; tokens: unknown }; refresh
     now: () => clock.now,
     refreshTokens: async (token) => {
       log.push(`refresh ${token}`);
-      if (!options.refresh) throw new ApiError(401, "The session has expired or was signed out. Please sign in again.");
+      if (!options.refresh) throw new ApiError(401, REFUSED);
       return options.refresh(token);
     },
     logoutOnServer: async (accessToken) => {
@@ -32,6 +86,7 @@ function harness(options: { stored?: { user: unknown; tokens: unknown }; refresh
       controller.load();
     },
     onExpired: () => log.push("notice"),
+    oneTabAtATime: options.lock ?? webLock(),
   };
   const controller = new SessionController(deps);
   let notifications = 0;
@@ -53,16 +108,52 @@ describe("SessionController: start", () => {
     expect(log).toEqual([]);
   });
 
-  it("clears an expired stored session, flags it as expired and tells the user once", () => {
+  it("renews an expired stored access token with the refresh token, staying loading meanwhile", async () => {
+    const fresh = tokensExpiringIn(900, "refresh-2");
+    const answer = pendingAnswer();
+    const { controller, storage, log } = harness({ stored: { user: USER, tokens: tokensExpiringIn(-3600) }, refresh: () => answer.promise });
+    controller.load();
+    // StrictMode runs the start effect twice: still one exchange.
+    controller.load();
+    expect(controller.getState()).toMatchObject({ status: "loading", user: USER, expired: false });
+    expect(controller.accessToken()).toBeNull();
+    answer.resolve(fresh);
+    expect(await controller.refresh()).toEqual({ ok: true, accessToken: fresh.access_token });
+    expect(controller.getState()).toEqual({ status: "ready", user: USER, tokens: fresh, expired: false });
+    expect(controller.accessToken()).toBe(fresh.access_token);
+    expect(storedTokens(storage)).toEqual(fresh);
+    expect(log).toEqual(["refresh refresh-1"]);
+  });
+
+  it("when the server refuses the renewal: clears the session, flags it as expired and tells the user once", async () => {
     const { controller, storage, log } = harness({ stored: { user: USER, tokens: tokensExpiringIn(-5) } });
     controller.load();
+    controller.load();
+    await controller.refresh();
     expect(controller.getState()).toEqual({ status: "ready", user: null, tokens: null, expired: true });
     expect(storage.data.size).toBe(0);
-    expect(log).toEqual(["notice"]);
-    // StrictMode runs the start effect twice: storage is already cleared, so no second notice.
+    expect(log.filter((line) => line !== "authStateChanged")).toEqual(["refresh refresh-1", "logout current", "notice"]);
+  });
+
+  it("keeps the session when the server cannot be reached, and the next check renews it", async () => {
+    const fresh = tokensExpiringIn(900, "refresh-2");
+    let reachable = false;
+    const { controller, storage, log } = harness({
+      stored: { user: USER, tokens: tokensExpiringIn(-5) },
+      refresh: async () => {
+        if (!reachable) throw new ApiError(0, "Token refresh failed");
+        return fresh;
+      },
+    });
     controller.load();
-    expect(controller.getState().expired).toBe(true);
-    expect(log).toEqual(["notice"]);
+    expect(await controller.refresh()).toEqual({ ok: false, error: "Token refresh failed" });
+    expect(controller.getState()).toMatchObject({ status: "ready", user: USER, expired: false });
+    expect(storage.data.size).toBe(2);
+    reachable = true;
+    controller.checkExpiry();
+    await controller.refresh();
+    expect(controller.getState()).toEqual({ status: "ready", user: USER, tokens: fresh, expired: false });
+    expect(log).toEqual(["refresh refresh-1", "refresh refresh-1"]);
   });
 
   it("is signed out with nothing stored", () => {
@@ -132,18 +223,30 @@ describe("SessionController: the 60-second expiry check", () => {
     expect(log).toEqual([]);
   });
 
-  it("on expiry clears the session and storage, dispatches authStateChanged and tells the user", () => {
+  it("renews a token that already expired (the tab slept through the checks)", async () => {
+    const fresh = tokensExpiringIn(3600, "refresh-2");
+    const { controller, clock } = harness({ refresh: async () => fresh });
+    controller.load();
+    controller.signIn(USER, tokensExpiringIn(120));
+    clock.now += 20 * 60_000;
+    expect(controller.accessToken()).toBeNull(); // an expired token is never sent
+    controller.checkExpiry();
+    await controller.refresh();
+    expect(controller.getState()).toEqual({ status: "ready", user: USER, tokens: fresh, expired: false });
+  });
+
+  it("when the refresh is refused: clears the session and storage, dispatches authStateChanged and tells the user", async () => {
     const { controller, storage, log, clock } = harness();
     controller.load();
     controller.signIn(USER, tokensExpiringIn(120));
     clock.now += 120_000;
-    expect(controller.accessToken()).toBeNull(); // an expired token is never sent
     controller.checkExpiry();
+    await controller.refresh();
     expect(controller.getState()).toEqual({ status: "ready", user: null, tokens: null, expired: true });
     expect(storage.data.size).toBe(0);
-    expect(log).toEqual(["authStateChanged", "notice"]);
+    expect(log).toEqual(["refresh refresh-1", "logout current", "authStateChanged", "notice"]);
     controller.checkExpiry();
-    expect(log).toEqual(["authStateChanged", "notice"]);
+    expect(log).toEqual(["refresh refresh-1", "logout current", "authStateChanged", "notice"]);
   });
 
   it("refreshes a token that would expire before the next two checks, keeping the user signed in", async () => {
@@ -180,20 +283,20 @@ describe("SessionController: refresh", () => {
   });
 
   it("shares one exchange between concurrent callers (refresh tokens rotate)", async () => {
-    let release: (tokens: AuthTokens) => void = () => undefined;
-    const { controller, log } = harness({ refresh: () => new Promise((resolve) => (release = resolve)) });
+    const answer = pendingAnswer();
+    const { controller, log } = harness({ refresh: () => answer.promise });
     controller.load();
     controller.signIn(USER, tokensExpiringIn(600));
     const both = Promise.all([controller.refresh(), controller.refresh()]);
     const fresh = tokensExpiringIn(900, "refresh-2");
-    release(fresh);
+    answer.resolve(fresh);
     expect(await both).toEqual([
       { ok: true, accessToken: fresh.access_token },
       { ok: true, accessToken: fresh.access_token },
     ]);
     expect(log).toEqual(["refresh refresh-1"]);
     // A later refresh is a new exchange, with the rotated token.
-    void controller.refresh();
+    await controller.refresh();
     expect(log).toEqual(["refresh refresh-1", "refresh refresh-2"]);
   });
 
@@ -202,7 +305,7 @@ describe("SessionController: refresh", () => {
     controller.load();
     controller.signIn(USER, tokensExpiringIn(600));
     expect(await controller.refresh()).toEqual({ ok: false, error: "The session has expired or was signed out. Please sign in again." });
-    expect(log).toEqual(["refresh refresh-1", "logout current", "notice"]);
+    expect(log).toEqual(["refresh refresh-1", "logout current", "authStateChanged", "notice"]);
     expect(controller.getState()).toEqual({ status: "ready", user: null, tokens: null, expired: true });
     expect(storage.data.size).toBe(0);
   });
@@ -214,6 +317,16 @@ describe("SessionController: refresh", () => {
     expect(await controller.refresh()).toEqual({ ok: false, error: "Token refresh failed" });
   });
 
+  it("tells a server that was unreachable apart from one that refused: the session is kept", async () => {
+    const { controller, storage, log } = harness({ refresh: () => Promise.reject(new ApiError(503, "Service Unavailable")) });
+    controller.load();
+    controller.signIn(USER, tokensExpiringIn(600));
+    expect(await controller.refresh()).toEqual({ ok: false, error: "Service Unavailable" });
+    expect(controller.getState()).toMatchObject({ user: USER, expired: false });
+    expect(storage.data.size).toBe(2);
+    expect(log).toEqual(["refresh refresh-1"]);
+  });
+
   it("answers 'No refresh token available' without a session", async () => {
     const { controller, log } = harness();
     controller.load();
@@ -222,15 +335,92 @@ describe("SessionController: refresh", () => {
   });
 
   it("does not sign back in when the user logged out while the refresh ran", async () => {
-    let release: (tokens: AuthTokens) => void = () => undefined;
-    const { controller, storage } = harness({ refresh: () => new Promise((resolve) => (release = resolve)) });
+    const answer = pendingAnswer();
+    const { controller, storage } = harness({ refresh: () => answer.promise });
     controller.load();
     controller.signIn(USER, tokensExpiringIn(600));
     const pending = controller.refresh();
     await controller.logout();
-    release(tokensExpiringIn(900, "refresh-2"));
+    answer.resolve(tokensExpiringIn(900, "refresh-2"));
     expect(await pending).toEqual({ ok: false, error: "Token refresh failed" });
     expect(controller.getState().user).toBeNull();
     expect(storage.data.size).toBe(0);
+  });
+});
+
+describe("SessionController: tabs of one browser share the session", () => {
+  /**
+   * Two tabs: one storage, one lock, one server that ends the session when a used token comes back.
+   * With `storageEvents`, a tab's write reloads the other tab, as the browser's storage event does.
+   */
+  function twoTabs(lock: SessionDeps["oneTabAtATime"] = webLock(), { storageEvents = false } = {}) {
+    const server = rotatingServer();
+    const shared = memoryStorage({ [SESSION_STORAGE_KEYS.user]: JSON.stringify(USER), [SESSION_STORAGE_KEYS.tokens]: JSON.stringify(tokensExpiringIn(-60)) });
+    const tabs: ReturnType<typeof harness>[] = [];
+    const storageOf = (tab: number): ReturnType<typeof memoryStorage> => ({
+      ...shared,
+      setItem: (key, value) => {
+        const changed = shared.getItem(key) !== value;
+        shared.setItem(key, value);
+        if (storageEvents && changed) tabs[1 - tab]?.controller.load();
+      },
+    });
+    tabs.push(harness({ storage: storageOf(0), lock, refresh: server.refresh }), harness({ storage: storageOf(1), lock, refresh: server.refresh }));
+    return { server, first: tabs[0]!, second: tabs[1]! };
+  }
+
+  it("two tabs opened after the access token expired: one exchange, both signed in, the session alive", async () => {
+    const { server, first, second } = twoTabs();
+    first.controller.load();
+    second.controller.load();
+    const [a, b] = await Promise.all([first.controller.refresh(), second.controller.refresh()]);
+    expect(a).toEqual({ ok: true, accessToken: expect.any(String) });
+    expect(b).toEqual(a);
+    expect([...first.log, ...second.log]).toEqual(["refresh refresh-1"]);
+    expect(server.ended).toBe(false);
+    for (const tab of [first, second]) expect(tab.controller.getState()).toMatchObject({ status: "ready", user: USER, expired: false });
+    expect(storedTokens(first.storage)?.refresh_token).toBe("refresh-2");
+  });
+
+  it("without taking turns the second tab would reuse the rotated token and the server would end the session", async () => {
+    const { server, first, second } = twoTabs((task) => task());
+    first.controller.load();
+    second.controller.load();
+    await Promise.all([first.controller.refresh(), second.controller.refresh()]);
+    expect(server.ended).toBe(true);
+  });
+
+  it("a tab that loaded the other tab's new tokens while it waited its turn does not refresh again", async () => {
+    const { server, first, second } = twoTabs(webLock(), { storageEvents: true });
+    first.controller.load();
+    second.controller.load();
+    await Promise.all([first.controller.refresh(), second.controller.refresh()]);
+    expect([...first.log, ...second.log]).toEqual(["refresh refresh-1"]);
+    expect(second.controller.getState().tokens).toEqual(storedTokens(first.storage));
+    expect(server.ended).toBe(false);
+  });
+
+  it("a tab still holding the old tokens adopts the ones another tab stored instead of spending its own", async () => {
+    const { server, first, second } = twoTabs();
+    first.controller.load();
+    second.controller.load();
+    await first.controller.refresh();
+    const stored = storedTokens(first.storage)!;
+    // The second tab missed the storage event: its 401 refresh finds the newer tokens.
+    expect(await second.controller.refresh()).toEqual({ ok: true, accessToken: stored.access_token });
+    expect(second.controller.getState().tokens).toEqual(stored);
+    expect(second.log).toEqual([]);
+    expect(server.ended).toBe(false);
+  });
+
+  it("a tab whose session was signed out in another tab follows it instead of refreshing", async () => {
+    const { first, second } = twoTabs();
+    first.controller.load();
+    await first.controller.refresh();
+    second.controller.load();
+    await first.controller.logout();
+    expect(await second.controller.refresh()).toEqual({ ok: false, error: "Token refresh failed" });
+    expect(second.controller.getState()).toEqual({ status: "ready", user: null, tokens: null, expired: false });
+    expect(second.log).toEqual([]);
   });
 });

@@ -24,8 +24,9 @@ describe("readStoredSession", () => {
     expect(readStoredSession(stored(USER, tokens), NOW)).toEqual({ kind: "valid", user: USER, tokens });
   });
 
-  it("reports a stored session whose access token has expired", () => {
-    expect(readStoredSession(stored(USER, tokensExpiringIn(-1)), NOW)).toEqual({ kind: "expired" });
+  it("reports a stored session whose access token has expired, with its tokens (the refresh token may renew it)", () => {
+    const tokens = tokensExpiringIn(-1);
+    expect(readStoredSession(stored(USER, tokens), NOW)).toEqual({ kind: "expired", user: USER, tokens });
   });
 
   it.each([
@@ -79,8 +80,15 @@ describe("sessionReducer", () => {
     expect(sessionReducer(LOADING_SESSION, { type: "loaded", stored: { kind: "valid", user: USER, tokens } })).toEqual(signedIn);
   });
 
-  it("clears the session and flags it as expired when the stored token expired", () => {
-    expect(sessionReducer(signedIn, { type: "loaded", stored: { kind: "expired" } })).toEqual({ status: "ready", user: null, tokens: null, expired: true });
+  it("stays loading with a stored session whose access token expired, until it is renewed or refused", () => {
+    const old = tokensExpiringIn(-1);
+    const renewing = sessionReducer(LOADING_SESSION, { type: "loaded", stored: { kind: "expired", user: USER, tokens: old } });
+    expect(renewing).toEqual({ status: "loading", user: USER, tokens: old, expired: false });
+    expect(sessionReducer(renewing, { type: "tokens-refreshed", tokens })).toEqual(signedIn);
+    expect(sessionReducer(renewing, { type: "expired" })).toEqual({ status: "ready", user: null, tokens: null, expired: true });
+    // Server unreachable: the session is kept (ready, its token still expired) for the next check to renew.
+    expect(sessionReducer(renewing, { type: "refresh-unavailable" })).toEqual({ ...renewing, status: "ready" });
+    expect(sessionReducer(signedIn, { type: "refresh-unavailable" })).toBe(signedIn);
   });
 
   it("clears the session when storage is empty, remembering whether it expired", () => {

@@ -16,8 +16,11 @@ export const SESSION_EXPIRED_NOTICE = "Session expired. You can still make predi
 /** The part of Web Storage the session uses (localStorage in the browser, a fake in tests). */
 export type KeyValueStorage = Pick<Storage, "getItem" | "setItem" | "removeItem">;
 
-/** What storage holds: no session, a session whose access token has expired, or a valid one. */
-export type StoredSession = { kind: "none" } | { kind: "expired" } | { kind: "valid"; user: AuthUser; tokens: AuthTokens };
+/**
+ * What storage holds: no session, a session whose access token has expired (its refresh token,
+ * which lives for days, may still renew it), or a valid one.
+ */
+export type StoredSession = { kind: "none" } | { kind: "expired" | "valid"; user: AuthUser; tokens: AuthTokens };
 
 function parseStored<T>(text: string | null, schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } }): T | null {
   if (text === null) return null;
@@ -34,7 +37,7 @@ export function readStoredSession(storage: KeyValueStorage, nowMs: number): Stor
   const user = parseStored(storage.getItem(SESSION_STORAGE_KEYS.user), AuthUserSchema);
   const tokens = parseStored(storage.getItem(SESSION_STORAGE_KEYS.tokens), AuthTokensSchema);
   if (!user || !tokens) return { kind: "none" };
-  return isAccessTokenExpired(tokens.access_token, nowMs) ? { kind: "expired" } : { kind: "valid", user, tokens };
+  return { kind: isAccessTokenExpired(tokens.access_token, nowMs) ? "expired" : "valid", user, tokens };
 }
 
 export function clearStoredSession(storage: KeyValueStorage): void {
@@ -43,7 +46,7 @@ export function clearStoredSession(storage: KeyValueStorage): void {
 }
 
 export interface SessionState {
-  /** Loading until storage has been read once. */
+  /** Loading until storage has been read, and while a stored session's expired access token is renewed. */
   status: "loading" | "ready";
   user: AuthUser | null;
   tokens: AuthTokens | null;
@@ -71,6 +74,8 @@ export type SessionAction =
   | { type: "loaded"; stored: StoredSession }
   | { type: "signed-in"; user: AuthUser; tokens: AuthTokens }
   | { type: "tokens-refreshed"; tokens: AuthTokens }
+  /** The refresh could not reach the server (offline, 5xx): the session is kept for a later try. */
+  | { type: "refresh-unavailable" }
   | { type: "signed-out" }
   | { type: "expired" };
 
@@ -82,14 +87,17 @@ export function sessionReducer(state: SessionState, action: SessionAction): Sess
   switch (action.type) {
     case "loaded":
       if (action.stored.kind === "valid") return { status: "ready", user: action.stored.user, tokens: action.stored.tokens, expired: false };
-      if (action.stored.kind === "expired") return EXPIRED;
+      // Still loading: the controller renews the expired access token, and only a refused renewal ends the session.
+      if (action.stored.kind === "expired") return { status: "loading", user: action.stored.user, tokens: action.stored.tokens, expired: false };
       // Nothing stored: signed out, still remembering whether the last session expired.
       return state.status === "ready" && !state.user && !state.tokens ? state : { ...SIGNED_OUT, expired: state.expired };
     case "signed-in":
       return { status: "ready", user: action.user, tokens: action.tokens, expired: false };
     case "tokens-refreshed":
       // A refresh that lands after the user signed out does not sign them back in.
-      return state.user ? { ...state, tokens: action.tokens } : state;
+      return state.user ? { status: "ready", user: state.user, tokens: action.tokens, expired: false } : state;
+    case "refresh-unavailable":
+      return state.status === "loading" && state.user ? { ...state, status: "ready" } : state;
     case "signed-out":
       return SIGNED_OUT;
     case "expired":

@@ -2,7 +2,9 @@ import type { DecisionHistoryItem } from "@sd/contracts";
 import { useId } from "react";
 import { Link } from "react-router";
 import { DecisionBadge } from "./DecisionBadge";
-import { decisionModels, formatLocalTime, modelName, responseText, voteRows } from "./format";
+import { NO_COST_SIMULATED } from "../playground/usage-text";
+import { formatCost } from "../settings/format";
+import { decisionModels, formatLocalTime, isSimulatedVersion, modelName, responseText, voteRows } from "./format";
 import { ResponseIcon } from "./ResponseIcon";
 import { VoteBars } from "../ui/vote-bars";
 
@@ -13,6 +15,7 @@ import { VoteBars } from "../ui/vote-bars";
 export function DecisionCard({ decision, labels }: { decision: DecisionHistoryItem; labels: ReadonlyMap<string, string> }) {
   const headingId = useId();
   const models = decisionModels(decision);
+  const simulated = models.length > 0 && models.every((id) => isSimulatedVersion(decision.model_versions[id]));
   return (
     <article
       aria-labelledby={headingId}
@@ -27,6 +30,8 @@ export function DecisionCard({ decision, labels }: { decision: DecisionHistoryIt
           </h2>
           <p className="mt-1 text-sm text-slate-500">
             <time dateTime={decision.timestamp}>{formatLocalTime(decision.timestamp)}</time>
+            {" · "}
+            <span data-testid="card-cost">Total cost: {simulated ? NO_COST_SIMULATED : formatCost(decision.cost_usd)}</span>
           </p>
         </div>
         <DecisionBadge decision={decision.final_decision} />

@@ -1,16 +1,23 @@
-import { DEFAULT_ENSEMBLE_MODE, type DecisionHistoryItem, type ImageAsset } from "@sd/contracts";
-import { Clock, Timer } from "lucide-react";
+import { DEFAULT_ENSEMBLE_MODE, type DecisionHistoryItem } from "@sd/contracts";
+import { Clock, CornerUpLeft, Timer } from "lucide-react";
 import { useState } from "react";
+import { Link } from "react-router";
+import { ApiError } from "../api/client";
 import { Card } from "../ui/card";
-import { ImageAssetsSection, ImagesSection, type AssetsState } from "./DecisionImages";
+import { CompareSection, type RerunControl } from "./CompareSection";
+import { ImagesSection, type AssetsState } from "./DecisionImages";
 import { DecisionBadge } from "./DecisionBadge";
+import { DecisionOutcome } from "./DecisionOutcome";
 import { EnsembleRecordSection } from "./EnsembleRecordSection";
 import { DetailSection } from "./DetailSection";
 import type { DecisionDetailItem } from "./history-api";
-import { formatLocalTime, formatProcessingTime, formatRelativeTime, voteRows } from "./format";
+import { formatLocalTime, formatProcessingTime, formatRelativeTime } from "./format";
 import { ImageViewerDialog } from "./ImageViewerDialog";
 import { ModelResponseList } from "./ModelResponseList";
-import { VoteBars } from "../ui/vote-bars";
+import { ModelUsageSection } from "./ModelUsageSection";
+import { RerunSection } from "./RerunSection";
+import { ShareControl } from "./ShareControl";
+import { useRerunDecision, type ProviderLabels } from "./useHistoryQueries";
 
 function Metadata({ decision }: { decision: DecisionHistoryItem }) {
   const rows: [string, string][] = [
@@ -26,16 +33,33 @@ function Metadata({ decision }: { decision: DecisionHistoryItem }) {
       {rows.map(([label, value]) => (
         <div key={label} className="min-w-0">
           <dt className="text-xs font-semibold tracking-wide text-slate-500 uppercase">{label}</dt>
-          <dd className="mt-0.5 font-mono text-sm text-slate-800">{value}</dd>
+          <dd className="mt-0.5 font-mono text-sm [overflow-wrap:anywhere] text-slate-800">{value}</dd>
         </div>
       ))}
     </dl>
   );
 }
 
-/** Everything about one decision. */
-export function DecisionDetail({ decision, assets, labels }: { decision: DecisionDetailItem; assets: AssetsState; labels: ReadonlyMap<string, string> }) {
-  const [viewing, setViewing] = useState<ImageAsset | null>(null);
+/** What a failed re-run says: the server's detail, else a plain sentence. */
+const rerunErrorText = (error: Error | null) => (error === null ? null : error instanceof ApiError && error.message ? error.message : "The decision could not be re-run. Please try again.");
+
+/** Everything about one decision: what was asked and decided, how, at what cost, what the other modes say, and its re-runs. */
+export function DecisionDetail({
+  decision,
+  assets,
+  providers,
+  userId,
+}: {
+  decision: DecisionDetailItem;
+  assets: AssetsState;
+  providers: Pick<ProviderLabels, "labels" | "models">;
+  userId: string;
+}) {
+  const { labels, models } = providers;
+  const [viewing, setViewing] = useState<number | null>(null);
+  const mutation = useRerunDecision(decision.id, userId);
+  const rerun: RerunControl = { run: (options) => mutation.mutate(options), pending: mutation.isPending };
+  const mode = decision.ensemble?.mode ?? DEFAULT_ENSEMBLE_MODE;
   return (
     <div className="space-y-6">
       <Card className="p-4 sm:p-6">
@@ -55,45 +79,51 @@ export function DecisionDetail({ decision, assets, labels }: { decision: Decisio
             <Timer className="size-4" aria-hidden />
             Processing time: {formatProcessingTime(decision.processing_time_ms)}
           </span>
+          {decision.rerun_of ? (
+            <span className="inline-flex items-center gap-1.5" data-testid="rerun-of">
+              <CornerUpLeft className="size-4" aria-hidden />
+              <span>
+                Re-run of{" "}
+                <Link to={`/decision/${encodeURIComponent(decision.rerun_of)}`} className="font-medium text-brand-700 underline">
+                  the first decision
+                </Link>
+              </span>
+            </span>
+          ) : null}
         </div>
       </Card>
 
-      <div className="grid gap-6 lg:grid-cols-2">
-        <DetailSection title="Available Categories">
-          <ul className="flex flex-wrap gap-2" aria-label="Available categories">
-            {decision.categories.map((category) => (
-              <li key={category} className="max-w-full rounded-full border border-slate-200 bg-slate-50 px-3 py-1 text-sm text-slate-800">
-                {category}
-              </li>
-            ))}
-          </ul>
-        </DetailSection>
-        <DetailSection title="Vote Results">
-          <VoteBars rows={voteRows(decision)} label="Vote results" />
-        </DetailSection>
-      </div>
+      <DecisionOutcome decision={decision} />
 
-      <DetailSection title="Why this decision?">
-        {/* One line per model: keep the line breaks. */}
-        <p className="text-sm whitespace-pre-line text-slate-800">{decision.context_explanation}</p>
-      </DetailSection>
-
-      <div className="grid gap-6 lg:grid-cols-2">
-        <ImagesSection imageIds={decision.images} state={assets} onOpen={setViewing} />
-        <ImageAssetsSection state={assets} expected={decision.images.length} onOpen={setViewing} />
-      </div>
+      <ImagesSection imageIds={decision.images} state={assets} onOpen={setViewing} />
 
       <DetailSection title="Model Responses">
         <ModelResponseList decision={decision} labels={labels} />
       </DetailSection>
 
+      <ModelUsageSection decision={decision} labels={labels} />
+
       {decision.ensemble ? <EnsembleRecordSection record={decision.ensemble} labels={labels} /> : null}
+
+      {decision.compare ? <CompareSection comparison={decision.compare} rerun={rerun} /> : null}
+
+      <RerunSection
+        key={decision.id}
+        models={models}
+        mode={mode}
+        panel={decision.ensemble?.panel ?? Object.keys(decision.individual_responses)}
+        reruns={decision.reruns}
+        rerun={rerun}
+        error={rerunErrorText(mutation.error)}
+      />
+
+      <ShareControl decisionId={decision.id} userId={userId} imageCount={decision.images.length} />
 
       <DetailSection title="Decision Metadata">
         <Metadata decision={decision} />
       </DetailSection>
 
-      <ImageViewerDialog asset={viewing} onClose={() => setViewing(null)} />
+      <ImageViewerDialog assets={assets.assets} index={viewing} onIndexChange={setViewing} onClose={() => setViewing(null)} />
     </div>
   );
 }

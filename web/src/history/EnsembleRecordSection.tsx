@@ -1,4 +1,4 @@
-import { ENSEMBLE_MODE_LABELS, type EnsembleRecord, type RoundAnswer } from "@sd/contracts";
+import type { EnsembleRecord, RoundAnswer } from "@sd/contracts";
 import { useId, type ReactNode } from "react";
 import { DetailSection } from "./DetailSection";
 import { modelName, responseText } from "./format";
@@ -68,7 +68,7 @@ function JudgeVerdict({ judge, labels }: { judge: NonNullable<EnsembleRecord["ju
 }
 
 /**
- * How the decision's ensemble decided (issue 10): the mode and panel, the weights of a weighted
+ * How the decision's ensemble decided (issue 10): the panel, the weights of a weighted
  * vote, every gossip round, the judge's verdict or its fallback, and what early quorum skipped and saved.
  */
 export function EnsembleRecordSection({ record, labels }: { record: EnsembleRecord; labels: Labels }) {
@@ -77,8 +77,8 @@ export function EnsembleRecordSection({ record, labels }: { record: EnsembleReco
   return (
     <DetailSection title="Ensemble">
       <div className="space-y-5">
-        <dl className="grid gap-3 sm:grid-cols-2">
-          <Fact term="Mode">{ENSEMBLE_MODE_LABELS[record.mode]}</Fact>
+        {/* The mode is in Decision Metadata: listed once. */}
+        <dl>
           <Fact term="Panel">{names(record.panel)}</Fact>
         </dl>
         {weights.length > 0 ? (

@@ -1,15 +1,15 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { IMAGE_ASSET_MESSAGES, type ImageAsset } from "@sd/contracts";
-import { Download, ImageOff, RotateCw, Undo2, X, ZoomIn, ZoomOut } from "lucide-react";
+import { ChevronLeft, ChevronRight, Download, ImageOff, RotateCw, Undo2, X, ZoomIn, ZoomOut } from "lucide-react";
 import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch, type KeyboardEvent, type PointerEvent } from "react";
 import { buttonClass } from "../ui/button";
-import { downloadFileName, formatKb } from "./format";
+import { downloadFileName, formatKb, imageTitle, stepImage } from "./format";
 import { INITIAL_VIEW, keyAction, viewerReducer, viewTransform, ZOOM_MAX, ZOOM_MIN, zoomPercent, type ViewerAction, type ViewerState } from "./image-viewer-state";
 
 const toolButton = buttonClass("secondary", "sm", "px-2");
 
 /** The picture, zoomed, rotated and panned; drag to pan, wheel to zoom. */
-function Stage({ asset, view, dispatch }: { asset: ImageAsset; view: ViewerState; dispatch: Dispatch<ViewerAction> }) {
+function Stage({ asset, title, view, dispatch }: { asset: ImageAsset; title: string; view: ViewerState; dispatch: Dispatch<ViewerAction> }) {
   const [failed, setFailed] = useState(false);
   const drag = useRef<{ x: number; y: number } | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -67,7 +67,7 @@ function Stage({ asset, view, dispatch }: { asset: ImageAsset; view: ViewerState
       ) : (
         <img
           src={asset.image_data}
-          alt={asset.label}
+          alt={title}
           draggable={false}
           onError={() => setFailed(true)}
           className="max-h-full max-w-full object-contain transition-transform duration-75"
@@ -78,18 +78,37 @@ function Stage({ asset, view, dispatch }: { asset: ImageAsset; view: ViewerState
   );
 }
 
+export interface ImageViewerProps {
+  /** The decision's images, in order; the viewer steps through them. */
+  assets: readonly ImageAsset[];
+  /** The one shown, or null when the viewer is closed. */
+  index: number | null;
+  onIndexChange(index: number): void;
+  onClose(): void;
+}
+
 /**
  * The image viewer: zoom 0.1 to 5 (buttons and keys by 1.2, the
- * wheel by 1.1 / 0.9), rotate in 90 degree steps, pan by dragging, download, size in KB. Keys: + or
- * = zoom in, - zoom out, R rotate, 0 reset, Esc close.
+ * wheel by 1.1 / 0.9), rotate in 90 degree steps, pan by dragging, download, size in KB, previous
+ * and next image. Keys: + or = zoom in, - zoom out, R rotate, 0 reset, arrows previous / next, Esc close.
  */
-export function ImageViewerDialog({ asset, onClose }: { asset: ImageAsset | null; onClose(): void }) {
+export function ImageViewerDialog({ assets, index, onIndexChange, onClose }: ImageViewerProps) {
   const [view, dispatch] = useReducer(viewerReducer, INITIAL_VIEW);
+  const asset = index === null ? null : (assets[index] ?? null);
+  const title = asset && index !== null ? imageTitle(asset.label, index) : "";
+  const previous = index === null ? null : stepImage(index, assets.length, -1);
+  const next = index === null ? null : stepImage(index, assets.length, 1);
   // Each image opens at its natural size, upright and centred.
   useEffect(() => dispatch({ type: "reset" }), [asset?.id]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return; // leave the browser's own zoom alone
+    const step = event.key === "ArrowLeft" ? previous : event.key === "ArrowRight" ? next : undefined;
+    if (step !== undefined) {
+      event.preventDefault();
+      if (step !== null) onIndexChange(step);
+      return;
+    }
     const action = keyAction(event.key);
     if (!action) return;
     event.preventDefault();
@@ -108,8 +127,9 @@ export function ImageViewerDialog({ asset, onClose }: { asset: ImageAsset | null
             <>
               <div className="flex items-start justify-between gap-3">
                 <div className="min-w-0">
-                  <RadixDialog.Title className="text-lg font-semibold">{asset.label}</RadixDialog.Title>
+                  <RadixDialog.Title className="text-lg font-semibold [overflow-wrap:anywhere]">{title}</RadixDialog.Title>
                   <RadixDialog.Description className="text-sm text-slate-600">
+                    {assets.length > 1 ? `${(index ?? 0) + 1} of ${assets.length} · ` : ""}
                     {asset.image_type} · {formatKb(asset.file_size)}
                   </RadixDialog.Description>
                 </div>
@@ -118,6 +138,16 @@ export function ImageViewerDialog({ asset, onClose }: { asset: ImageAsset | null
                 </RadixDialog.Close>
               </div>
               <div role="toolbar" aria-label="Image tools" className="flex flex-wrap items-center gap-2">
+                {assets.length > 1 ? (
+                  <>
+                    <button type="button" className={toolButton} aria-label="Previous image" disabled={previous === null} onClick={() => previous !== null && onIndexChange(previous)}>
+                      <ChevronLeft className="size-4" aria-hidden />
+                    </button>
+                    <button type="button" className={toolButton} aria-label="Next image" disabled={next === null} onClick={() => next !== null && onIndexChange(next)}>
+                      <ChevronRight className="size-4" aria-hidden />
+                    </button>
+                  </>
+                ) : null}
                 <button type="button" className={toolButton} aria-label="Zoom out" disabled={view.zoom <= ZOOM_MIN} onClick={() => dispatch({ type: "zoom-out" })}>
                   <ZoomOut className="size-4" aria-hidden />
                 </button>
@@ -138,8 +168,10 @@ export function ImageViewerDialog({ asset, onClose }: { asset: ImageAsset | null
                   Download
                 </a>
               </div>
-              <Stage key={asset.id} asset={asset} view={view} dispatch={dispatch} />
-              <p className="text-xs text-slate-500">Drag to pan, scroll to zoom. Keys: + or = zoom in, - zoom out, R rotate, 0 reset, Esc close.</p>
+              <Stage key={asset.id} asset={asset} title={title} view={view} dispatch={dispatch} />
+              <p className="text-xs text-slate-500">
+                Drag to pan, scroll to zoom. Keys: + or = zoom in, - zoom out, R rotate, 0 reset{assets.length > 1 ? ", arrows previous / next" : ""}, Esc close.
+              </p>
             </>
           ) : null}
         </RadixDialog.Content>

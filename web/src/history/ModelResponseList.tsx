@@ -23,7 +23,14 @@ function Row({ label, children, tone }: { label: string; children: ReactNode; to
  * confidence (green at 0.8 or above, yellow at 0.6 or above, red below), response, raw response
  * (only when it differs), error, and its one-sentence reason.
  */
-export function ModelResponseList({ decision, labels }: { decision: DecisionHistoryItem; labels: ReadonlyMap<string, string> }) {
+export function ModelResponseList({
+  decision,
+  labels,
+}: {
+  /** Only what it shows (a shared decision has no raw responses: pass them empty). */
+  decision: Pick<DecisionHistoryItem, "individual_responses" | "raw_responses" | "confidence_scores" | "model_versions" | "error_details" | "rationales">;
+  labels: ReadonlyMap<string, string>;
+}) {
   const models = decisionModels(decision);
   if (models.length === 0) return <p className="text-sm text-slate-500">No model answered.</p>;
   return (

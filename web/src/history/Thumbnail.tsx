@@ -3,13 +3,13 @@ import { ImageOff } from "lucide-react";
 import { useState } from "react";
 
 /** A square preview of an image asset; a button that opens the viewer. */
-export function Thumbnail({ asset, onOpen }: { asset: ImageAsset; onOpen(asset: ImageAsset): void }) {
+export function Thumbnail({ asset, title, onOpen }: { asset: ImageAsset; title: string; onOpen(): void }) {
   const [failed, setFailed] = useState(false);
   return (
     <button
       type="button"
-      onClick={() => onOpen(asset)}
-      aria-label={`Open ${asset.label}`}
+      onClick={onOpen}
+      aria-label={`Open ${title}`}
       className="block aspect-square w-full overflow-hidden rounded-lg border border-slate-200 bg-slate-100 hover:border-brand-500"
     >
       {failed ? (
@@ -18,7 +18,7 @@ export function Thumbnail({ asset, onOpen }: { asset: ImageAsset; onOpen(asset: 
           {IMAGE_ASSET_MESSAGES.failedToLoad}
         </span>
       ) : (
-        <img src={asset.image_data} alt={asset.label} className="size-full object-cover" onError={() => setFailed(true)} />
+        <img src={asset.image_data} alt={title} className="size-full object-cover" onError={() => setFailed(true)} />
       )}
     </button>
   );

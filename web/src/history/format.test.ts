@@ -9,7 +9,10 @@ import {
   formatLocalTime,
   formatProcessingTime,
   formatRelativeTime,
+  imageTitle,
   modelName,
+  modelUsage,
+  stepImage,
   responseText,
   splitOnCapitals,
   voteRows,
@@ -178,5 +181,49 @@ describe("image files", () => {
     expect(downloadFileName("image2", "image/jpeg")).toBe("image2.jpg");
     expect(downloadFileName("image3", "image/svg+xml")).toBe("image3.svg");
     expect(downloadFileName("image4", "application/octet-stream")).toBe("image4.jpg");
+  });
+});
+
+describe("image names and the viewer's steps", () => {
+  it("names the stored labels image1, image2, ... as Image 1, Image 2, ...; any other label as stored", () => {
+    expect(imageTitle("image1", 0)).toBe("Image 1");
+    expect(imageTitle("image10", 9)).toBe("Image 10");
+    expect(imageTitle("holiday.jpg", 0)).toBe("holiday.jpg");
+    expect(imageTitle("  ", 2)).toBe("Image 3");
+  });
+
+  it("steps to the previous and next image within the images, and nowhere past either end", () => {
+    expect(stepImage(0, 3, 1)).toBe(1);
+    expect(stepImage(2, 3, -1)).toBe(1);
+    expect(stepImage(2, 3, 1)).toBeNull();
+    expect(stepImage(0, 3, -1)).toBeNull();
+    expect(stepImage(0, 1, 1)).toBeNull();
+  });
+});
+
+describe("model usage", () => {
+  const base = {
+    individual_responses: { openai: "Yes", claude: null },
+    model_versions: { openai: "gpt-4o", claude: "claude-sonnet-4-6 (simulated)" },
+    error_details: { claude: "timeout" },
+    confidence_scores: {},
+    raw_responses: {},
+  };
+
+  it("gives each model its tokens, latency and cost, and says which were simulated", () => {
+    const rows = modelUsage({
+      ...base,
+      token_usage: { openai: { input_tokens: 120, output_tokens: 40 }, claude: null },
+      model_latencies_ms: { openai: 820, claude: null },
+      model_costs_usd: { openai: 0.0007, claude: 0 },
+    });
+    expect(rows).toEqual([
+      { id: "openai", tokens: { input: 120, output: 40 }, latencyMs: 820, costUsd: 0.0007, simulated: false },
+      { id: "claude", tokens: null, latencyMs: null, costUsd: 0, simulated: true },
+    ]);
+  });
+
+  it("gives a decision stored before latencies and per-model costs were kept no figures", () => {
+    expect(modelUsage({ ...base, token_usage: {}, model_latencies_ms: {}, model_costs_usd: {} })[0]).toEqual({ id: "openai", tokens: null, latencyMs: null, costUsd: 0, simulated: false });
   });
 });

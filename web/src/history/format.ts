@@ -123,3 +123,50 @@ export function downloadFileName(label: string, imageType: string): string {
   const base = label.replace(/[^A-Za-z0-9._-]/g, "_") || "image";
   return `${base}.${extension}`;
 }
+
+/**
+ * An image's name on the decision page. Requests carry images as bare data URLs, without their file
+ * names, so the stored labels are image1, image2, ...: those read "Image 1", "Image 2"; any other
+ * label is shown as stored. `position` names an image whose label is empty.
+ */
+export function imageTitle(label: string, position: number): string {
+  const numbered = /^image(\d+)$/i.exec(label.trim());
+  if (numbered) return `Image ${Number(numbered[1])}`;
+  return label.trim() || `Image ${position + 1}`;
+}
+
+/** The viewer's step to the previous (-1) or next (+1) image, staying within the images; null when there is none that way. */
+export function stepImage(index: number, count: number, step: -1 | 1): number | null {
+  const next = index + step;
+  return next >= 0 && next < count ? next : null;
+}
+
+/** A model version the product labels as simulated (no vendor was called, so nothing was spent). */
+export const isSimulatedVersion = (version: string | undefined): boolean => version?.trim().endsWith("(simulated)") ?? false;
+
+export interface ModelUsage {
+  id: string;
+  tokens: { input: number; output: number } | null;
+  latencyMs: number | null;
+  costUsd: number;
+  simulated: boolean;
+}
+
+/**
+ * Per model of the decision, in its usual order: tokens in and out, the time its calls took and
+ * what they cost. Decisions stored before latencies and per-model costs were kept have none.
+ */
+export function modelUsage(
+  decision: Pick<DecisionHistoryItem, "individual_responses" | "model_versions" | "error_details" | "confidence_scores" | "raw_responses" | "token_usage" | "model_latencies_ms" | "model_costs_usd">,
+): ModelUsage[] {
+  return decisionModels(decision).map((id) => {
+    const usage = decision.token_usage[id] ?? null;
+    return {
+      id,
+      tokens: usage ? { input: usage.input_tokens, output: usage.output_tokens } : null,
+      latencyMs: decision.model_latencies_ms[id] ?? null,
+      costUsd: decision.model_costs_usd[id] ?? 0,
+      simulated: isSimulatedVersion(decision.model_versions[id]),
+    };
+  });
+}

@@ -1,4 +1,13 @@
-import { HISTORY_MESSAGES, type DecisionHistoryItem, type DecisionHistoryListResponse, type ImageAsset } from "@sd/contracts";
+import {
+  HISTORY_MESSAGES,
+  type DecisionHistoryItem,
+  type DecisionHistoryListResponse,
+  type DecisionLink,
+  type ImageAsset,
+  type ModeComparison,
+  type RerunRequest,
+  type RerunResponse,
+} from "@sd/contracts";
 import { ENDPOINTS } from "@sd/contracts/endpoints";
 import type { AuthorizationSource } from "../api/authorized";
 import { ApiError } from "../api/client";
@@ -32,15 +41,15 @@ export async function fetchHistoryPage(query: Record<string, string>, session: A
   return page;
 }
 
-/** A decision as its page shows it: the history item, with how its ensemble decided when it kept a record. */
-export type DecisionDetailItem = DecisionHistoryItem;
+/** A decision as its page shows it: the history item, its re-runs, and what the other modes would have decided. */
+export type DecisionDetailItem = DecisionHistoryItem & { reruns: DecisionLink[]; compare: ModeComparison | null };
 
 /** GET /api/decision-history/{id} (bearer). A 404, or an answer without a decision, is 'Decision not found'. */
 export async function fetchDecision(id: string, session: AuthorizationSource): Promise<DecisionDetailItem> {
   try {
     const answer = await callEndpoint(ENDPOINTS.getMyDecision, { params: { id } }, session);
     if (!answer.success) throw new ApiError(404, HISTORY_MESSAGES.notFound);
-    return answer.decision;
+    return { ...answer.decision, reruns: answer.reruns ?? [], compare: answer.compare ?? null };
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw new ApiError(404, HISTORY_MESSAGES.notFound);
     throw error;
@@ -54,4 +63,9 @@ export async function fetchDecision(id: string, session: AuthorizationSource): P
 export async function fetchDecisionImageAssets(decisionId: string, session: AuthorizationSource): Promise<ImageAsset[]> {
   const answer = await callEndpoint(ENDPOINTS.listDecisionImageAssets, { params: { id: decisionId } }, session);
   return answer.imageAssets;
+}
+
+/** POST /api/decisions/{id}/rerun (bearer): the models asked again, as a new decision linked to this one. */
+export function rerunDecision(id: string, options: RerunRequest, session: AuthorizationSource): Promise<RerunResponse> {
+  return callEndpoint(ENDPOINTS.rerunMyDecision, { params: { id }, body: options }, session);
 }

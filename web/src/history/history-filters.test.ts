@@ -1,5 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { EMPTY_FILTERS, filtersProblem, historyQuery, isFiltered, localDayBound, sameSearch, type HistoryFilters } from "./history-filters";
+import { LIMITS } from "@sd/contracts";
+import {
+  EMPTY_FILTERS,
+  filtersFromSearch,
+  filtersProblem,
+  historyQuery,
+  isFiltered,
+  localDayBound,
+  sameSearch,
+  searchWithFilters,
+  type HistoryFilters,
+} from "./history-filters";
 
 const filters = (overrides: Partial<HistoryFilters>): HistoryFilters => ({ ...EMPTY_FILTERS, ...overrides });
 const originalTz = process.env.TZ;
@@ -69,5 +80,34 @@ describe("filter state", () => {
   it("treats filters that send the same query as the same search", () => {
     expect(sameSearch(filters({ question: "lunch " }), filters({ question: "lunch" }))).toBe(true);
     expect(sameSearch(filters({ category: "Yes" }), EMPTY_FILTERS)).toBe(false);
+  });
+});
+
+describe("filters in the dashboard URL", () => {
+  const search = (query: string) => new URLSearchParams(query);
+
+  it("round-trip every filter through the query string", () => {
+    const all = filters({ question: "lunch today?", category: "Pizza & pasta", status: "without", dateFrom: "2026-01-31", dateTo: "2026-02-28" });
+    const written = searchWithFilters(search(""), all);
+    expect(written.toString()).toBe("question=lunch+today%3F&category=Pizza+%26+pasta&status=without&from=2026-01-31&to=2026-02-28");
+    expect(filtersFromSearch(written)).toEqual(all);
+  });
+
+  it("leave out filters at their default, so an unfiltered dashboard is plain /dashboard", () => {
+    expect(searchWithFilters(search(""), EMPTY_FILTERS).toString()).toBe("");
+    expect(searchWithFilters(search("question=old&status=with"), EMPTY_FILTERS).toString()).toBe("");
+    expect(filtersFromSearch(search(""))).toEqual(EMPTY_FILTERS);
+  });
+
+  it("keep the URL's other parameters and write the question trimmed", () => {
+    expect(searchWithFilters(search("tab=export&status=with"), filters({ question: "  ship?  " })).toString()).toBe("tab=export&question=ship%3F");
+  });
+
+  it("read a hand-edited link as a search the inputs can show", () => {
+    expect(filtersFromSearch(search("status=maybe&from=2024-02-31&to=yesterday&category="))).toEqual(EMPTY_FILTERS);
+    expect(filtersFromSearch(search(`question=${"x".repeat(LIMITS.maxQuestionLength + 50)}`)).question).toHaveLength(LIMITS.maxQuestionLength);
+    // A From Date after the To Date is kept: the dashboard says what is wrong instead of dropping a date.
+    const reversed = filtersFromSearch(search("from=2026-03-02&to=2026-03-01"));
+    expect(filtersProblem(reversed)).toBe("From Date must be on or before To Date.");
   });
 });

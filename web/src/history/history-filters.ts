@@ -76,3 +76,54 @@ export function sameSearch(a: HistoryFilters, b: HistoryFilters): boolean {
     a.question.trim() === b.question.trim() && a.category === b.category && a.status === b.status && a.dateFrom === b.dateFrom && a.dateTo === b.dateTo
   );
 }
+
+/** The dashboard URL's query parameter of each filter (a filtered view can be bookmarked and shared). */
+export const FILTER_PARAMS: Readonly<Record<keyof HistoryFilters, string>> = {
+  question: "question",
+  category: "category",
+  status: "status",
+  dateFrom: "from",
+  dateTo: "to",
+};
+
+const isStatus = (value: string | null): value is DecisionStatusFilter => STATUS_OPTIONS.some((option) => option.value === value);
+
+/**
+ * The filters a dashboard URL names. Whatever a hand-edited or outdated link holds, the result is a
+ * search the inputs can show: an unknown status is "all", a date that is not a real day is none,
+ * an over-long question is cut to what the input accepts.
+ */
+export function filtersFromSearch(params: URLSearchParams): HistoryFilters {
+  const day = (name: string) => {
+    const value = params.get(name) ?? "";
+    return localDayBound(value, "start") ? value : "";
+  };
+  const status = params.get(FILTER_PARAMS.status);
+  return {
+    question: (params.get(FILTER_PARAMS.question) ?? "").trim().slice(0, LIMITS.maxQuestionLength),
+    category: params.get(FILTER_PARAMS.category) || ALL_CATEGORIES,
+    status: isStatus(status) ? status : "all",
+    dateFrom: day(FILTER_PARAMS.dateFrom),
+    dateTo: day(FILTER_PARAMS.dateTo),
+  };
+}
+
+/**
+ * `params` with the filters written into it: a filter at its default is left out (an unfiltered
+ * dashboard is plain /dashboard), and parameters that are not filters are kept.
+ */
+export function searchWithFilters(params: URLSearchParams, filters: HistoryFilters): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const values: Record<keyof HistoryFilters, string> = {
+    question: filters.question.trim(),
+    category: filters.category === ALL_CATEGORIES ? "" : filters.category,
+    status: filters.status === "all" ? "" : filters.status,
+    dateFrom: filters.dateFrom,
+    dateTo: filters.dateTo,
+  };
+  for (const key of Object.keys(FILTER_PARAMS) as (keyof HistoryFilters)[]) {
+    if (values[key]) next.set(FILTER_PARAMS[key], values[key]);
+    else next.delete(FILTER_PARAMS[key]);
+  }
+  return next;
+}

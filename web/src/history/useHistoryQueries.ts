@@ -1,11 +1,12 @@
-import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
-import { LIMITS, type DecisionHistoryItem, type DecisionHistoryListResponse } from "@sd/contracts";
+import { LIMITS, type DecisionHistoryItem, type DecisionHistoryListResponse, type RerunRequest } from "@sd/contracts";
+import { useNavigate } from "react-router";
 import { SignedOutError } from "../api/authorized";
 import { ApiError } from "../api/client";
 import { useAuthorization } from "../auth/session-context";
 import { providersQuery } from "../playground/playground-api";
-import { fetchDecision, fetchDecisionImageAssets, fetchHistoryPage, historyKeys } from "./history-api";
+import { fetchDecision, fetchDecisionImageAssets, fetchHistoryPage, historyKeys, rerunDecision } from "./history-api";
 import { historyQuery, type HistoryFilters } from "./history-filters";
 
 /** One retry for a passing failure; none when the session is gone (the page then asks to sign in). */
@@ -114,6 +115,8 @@ export function useDecisionImageAssets(decisionId: string, userId: string | null
 export interface ProviderLabels {
   /** Provider id -> its label; empty when GET /api/providers failed (names then come from the ids). */
   labels: ReadonlyMap<string, string>;
+  /** Every model a panel may name, in the server's order; empty when the list failed. */
+  models: readonly { id: string; label: string }[];
   /** True until the labels have arrived or failed: pages wait, so a raw id never shows and then turns into a name. */
   loading: boolean;
 }
@@ -122,5 +125,25 @@ export interface ProviderLabels {
 export function useProviderLabels(): ProviderLabels {
   const { data, isPending } = useQuery(providersQuery);
   const labels = useMemo(() => new Map((data?.providers ?? []).map((p) => [p.id, p.label])), [data]);
-  return { labels, loading: isPending };
+  return { labels, models: data?.providers ?? [], loading: isPending };
+}
+
+/**
+ * Re-runs the decision (POST /api/decisions/{id}/rerun) and opens the new one when it is made. Every
+ * cached page of the user's history and this decision's page (which links its re-runs) are stale then.
+ */
+export function useRerunDecision(decisionId: string, userId: string | null) {
+  const session = useAuthorization();
+  const client = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: (options: RerunRequest) => rerunDecision(decisionId, options, session),
+    onSuccess: async (made) => {
+      if (userId) {
+        await client.invalidateQueries({ queryKey: historyKeys.user(userId) });
+        await client.invalidateQueries({ queryKey: historyKeys.decision(decisionId, userId) });
+      }
+      await navigate(`/decision/${encodeURIComponent(made.decision_id)}`);
+    },
+  });
 }

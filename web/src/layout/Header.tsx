@@ -11,7 +11,8 @@ const NAV = [
   { to: "/sd-api", label: "API" },
   { to: "/developers", label: "Developers" },
   { to: "/careers", label: "Careers" },
-  { to: "/console", label: "Demo" },
+  // The demo is the playground: a visitor who asks for it gets it at once, not the console's cards.
+  { to: "/playground", label: "Demo" },
   { to: "/contact", label: "Contact" },
 ] as const;
 

@@ -6,6 +6,7 @@ import { useSession } from "../auth/session-context";
 import { useSignIn } from "../auth/sign-in-context";
 import { DashboardFilters } from "../history/DashboardFilters";
 import { DecisionCard } from "../history/DecisionCard";
+import { ExportMenu } from "../history/ExportMenu";
 import { HistoryUnavailableError } from "../history/history-api";
 import { ALL_CATEGORIES, filtersProblem, isFiltered } from "../history/history-filters";
 import { HistoryAlert } from "../history/HistoryAlert";
@@ -50,7 +51,13 @@ export default function DashboardPage() {
   const { openSignIn } = useSignIn();
   const userId = authenticated && user ? user.id : null;
   const filters = useDebouncedFilters();
-  const [showFilters, setShowFilters] = useState(false);
+  const [showFilters, setShowFilters] = useState(() => isFiltered(filters.applied));
+  // A filtered URL (a bookmark, a shared link, Back) shows the filters it applies; hiding them stays the user's choice.
+  const [filtersShownFor, setFiltersShownFor] = useState(filters.applied);
+  if (filtersShownFor !== filters.applied) {
+    setFiltersShownFor(filters.applied);
+    if (isFiltered(filters.applied)) setShowFilters(true);
+  }
   const problem = filtersProblem(filters.applied);
   const list = useHistoryList(userId, filters.applied, authenticated && problem === null);
   const providers = useProviderLabels();
@@ -93,6 +100,7 @@ export default function DashboardPage() {
             <RefreshCw className={refreshing ? "size-4 animate-spin" : "size-4"} aria-hidden />
             Refresh
           </Button>
+          <ExportMenu filters={filters.applied} />
         </div>
       </Heading>
 

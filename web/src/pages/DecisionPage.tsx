@@ -79,7 +79,13 @@ export default function DecisionPage() {
       <div className="mb-4">
         <BackToDashboard variant="ghost" />
       </div>
-      <DecisionDetail decision={decision.data} labels={providers.labels} assets={{ assets: assets.data ?? [], loading: assets.isPending && assets.fetchStatus !== "idle" }} />
+      <DecisionDetail
+        key={decision.data.id}
+        decision={decision.data}
+        userId={userId ?? ""}
+        providers={providers}
+        assets={{ assets: assets.data ?? [], loading: assets.isPending && assets.fetchStatus !== "idle" }}
+      />
     </Page>
   );
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_ENSEMBLE_MODE, ENSEMBLE_MODE_LABELS } from "@sd/contracts";
 import { ArrowRight, BookOpen, Code2, History, ImageIcon, LifeBuoy, ListChecks, Radio, Sparkles, Vote, type LucideIcon } from "lucide-react";
 import { useSignIn } from "../auth/sign-in-context";
 import { CONTACT, mailto } from "../content/contact";
@@ -14,7 +15,8 @@ const FEATURES: { icon: LucideIcon; title: string; text: string }[] = [
   {
     icon: Vote,
     title: "Several models, one answer",
-    text: "Every question goes to GPT-4o, Gemini and Claude at once. Majority voting turns their votes into one final decision.",
+    // No model names or counts here: /sd-api lists the configured ones.
+    text: `Every question goes to several AI models at once. The ensemble mode you pick (${ENSEMBLE_MODE_LABELS[DEFAULT_ENSEMBLE_MODE].toLowerCase()} by default) turns their votes into one final decision.`,
   },
   {
     icon: ListChecks,
@@ -55,7 +57,8 @@ function Hero() {
         Smart Decision combines their votes into one decision you can explain.
       </p>
       <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-        <ButtonLink to="/console" size="lg">
+        {/* Start opens the playground itself: the console is only a menu of cards in front of it. */}
+        <ButtonLink to="/playground" size="lg">
           Start <ArrowRight className="size-4" aria-hidden />
         </ButtonLink>
         <ButtonLink to="/sd-api" size="lg" variant="secondary">
@@ -151,7 +154,10 @@ function Waitlist() {
         <h2 id="waitlist-title" className="text-2xl font-bold tracking-tight text-slate-900">
           Join the waitlist
         </h2>
-        <p className="mt-2 mb-6 text-slate-600">Be the first to get API keys, higher limits and new ensemble modes.</p>
+        <p className="mt-2 mb-6 text-slate-600">
+          API keys are yours as soon as you sign in. Join the waitlist to hear first about higher limits, new models and new
+          ensemble modes.
+        </p>
         <WaitlistForm />
       </Card>
     </section>

@@ -4,19 +4,24 @@ import { useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { Page } from "../layout/Page";
 import { AiSuggestions } from "../playground/AiSuggestions";
 import { ChoiceEditor } from "../playground/ChoiceEditor";
-import { addChoice, decisionInputProblem, newSuggestions, removeChoice } from "../playground/choices";
+import { addChoice, choicesProblem, newSuggestions, questionProblem, removeChoice } from "../playground/choices";
 import { EnsembleControls } from "../playground/EnsembleControls";
 import { chosenJudge, chosenPanel, DEFAULT_ENSEMBLE_CHOICE, ensembleProblem, ensembleRequestOptions, type EnsembleChoice } from "../playground/ensemble-options";
 import { FinalDecisionCard } from "../playground/FinalDecisionCard";
 import { ImageAttachmentsField } from "../playground/ImageAttachmentsField";
+import { INPUT_TOAST, useDismissWhenValid } from "../playground/input-toasts";
 import { liveRows } from "../playground/live-rows";
 import { ModelResponses } from "../playground/ModelResponses";
 import { QuestionField } from "../playground/QuestionField";
+import { formatWait } from "../playground/refusal";
+import { RefusalNotice } from "../playground/RefusalNotice";
 import { SimulatedBanner } from "../playground/SimulatedBanner";
 import { useDecisionRun } from "../playground/useDecisionRun";
 import { useImageAttachments } from "../playground/useImageAttachments";
 import { usePlaygroundModels } from "../playground/usePlaygroundModels";
+import { useSecondsLeft } from "../playground/useSecondsLeft";
 import { useSuggestions } from "../playground/useSuggestions";
+import { usageTotals } from "../playground/usage-totals";
 import { Button, ButtonLink } from "../ui/button";
 import { Card } from "../ui/card";
 import { toast } from "../ui/toast";
@@ -44,13 +49,22 @@ export default function PlaygroundPage() {
 
   const images = useMemo(() => attachments.images.map((image) => image.dataUrl), [attachments.images]);
   const running = decision.phase === "running";
-  const problem = decisionInputProblem(question, choices);
+  // After a refusal the server takes no decision before its Retry-After: the button waits with it.
+  const waitSeconds = useSecondsLeft(decision.refusal?.retryAt ?? null);
+  const waiting = decision.phase === "refused" && waitSeconds > 0;
+  const questionIssue = questionProblem(question);
+  const choicesIssue = choicesProblem(choices);
+  const problem = questionIssue ?? choicesIssue;
   const panelProblem = ensembleProblem(ensemble, catalog);
+  useDismissWhenValid(INPUT_TOAST.question, questionIssue === null);
+  useDismissWhenValid(INPUT_TOAST.choices, choicesIssue === null);
+  useDismissWhenValid(INPUT_TOAST.panel, panelProblem === null);
   const panel = chosenPanel(ensemble, catalog);
   const judge = ensemble.mode === "judge" ? chosenJudge(ensemble, catalog) : null;
   // The banner names the simulated models this decision would ask.
   const asked = new Set([...panel.map((model) => model.id), ...(judge ? [judge] : [])]);
   const simulated = catalog.models.filter((model) => model.simulated && asked.has(model.id));
+  const rows = liveRows(catalog.models, decision, { panel, mode: ensemble.mode, judge });
 
   const addCategory = (raw: string) => {
     const next = addChoice(choices, raw);
@@ -64,13 +78,13 @@ export default function PlaygroundPage() {
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (running || attachments.processing > 0) return;
+    if (running || waiting || attachments.processing > 0) return;
     if (problem) {
-      toast.error(problem.title, problem.description);
+      toast.error(problem.title, problem.description, { id: questionIssue ? INPUT_TOAST.question : INPUT_TOAST.choices });
       return;
     }
     if (panelProblem) {
-      toast.error(PANEL_REQUIRED_TITLE, panelProblem);
+      toast.error(PANEL_REQUIRED_TITLE, panelProblem, { id: INPUT_TOAST.panel });
       return;
     }
     void decision.submit(
@@ -119,12 +133,13 @@ export default function PlaygroundPage() {
                 type="submit"
                 size="lg"
                 className="w-full"
-                disabled={problem !== null || panelProblem !== null || running || attachments.processing > 0}
+                disabled={problem !== null || panelProblem !== null || running || waiting || attachments.processing > 0}
                 aria-busy={running}
                 aria-describedby={panelProblem ? whyDisabledId : undefined}
               >
                 {running ? <LoaderCircle className="size-5 animate-spin" aria-hidden /> : <Vote className="size-5" aria-hidden />}
                 Get AI Decision
+                {waiting ? <span className="tabular-nums">in {formatWait(waitSeconds)}</span> : null}
               </Button>
               {panelProblem ? (
                 <p id={whyDisabledId} className="text-center text-sm text-red-600">
@@ -135,8 +150,9 @@ export default function PlaygroundPage() {
           </form>
         </Card>
         <div ref={results} className="scroll-mt-20 space-y-6">
-          <ModelResponses rows={liveRows(catalog.models, decision, { panel, mode: ensemble.mode, judge })} />
-          {decision.result ? <FinalDecisionCard result={decision.result} /> : null}
+          {decision.refusal ? <RefusalNotice refusal={decision.refusal} secondsLeft={waitSeconds} /> : null}
+          <ModelResponses rows={rows} />
+          {decision.result ? <FinalDecisionCard result={decision.result} totals={usageTotals(rows)} /> : null}
         </div>
       </div>
     </Page>

@@ -13,6 +13,9 @@ import {
   type EnsembleChoice,
   type ModelCatalog,
 } from "./ensemble-options";
+import { PresetPicker } from "./PresetPicker";
+import { matchingPreset } from "../presets/preset-choice";
+import { useOwnPresets } from "../presets/usePresets";
 
 interface EnsembleControlsProps {
   choice: EnsembleChoice;
@@ -126,18 +129,24 @@ const ROUND_CHOICES = Array.from({ length: ENSEMBLE_LIMITS.maxRounds }, (_, i) =
 
 /**
  * The ensemble settings of the next decision, collapsed to a one-line summary until opened (a user
- * who never opens it gets the playground as it always was): the mode, the panel, early quorum
- * (majority and weighted), the gossip rounds (gossip) and the judge (judge).
+ * who never opens it gets the playground as it always was): a signed-in user's presets, the mode,
+ * the panel, early quorum (majority and weighted), the gossip rounds (gossip) and the judge (judge).
  */
 export function EnsembleControls({ choice, catalog, onChange }: EnsembleControlsProps) {
+  // Collapsed, the summary still names the preset the settings are.
+  const preset = matchingPreset(useOwnPresets().presets.data ?? [], choice, catalog);
   return (
     <details className="group min-w-0 rounded-lg border border-slate-200">
       <summary className="flex cursor-pointer list-none items-center gap-2 rounded-lg px-3 py-2 text-sm hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
         <span className="font-medium text-slate-700">Ensemble</span>
-        <span className="min-w-0 flex-1 text-xs text-slate-500">{ensembleSummary(choice, catalog)}</span>
+        <span className="min-w-0 flex-1 text-xs break-words text-slate-500">
+          {preset ? <span className="font-medium text-slate-700">{`${preset.name} · `}</span> : null}
+          {ensembleSummary(choice, catalog)}
+        </span>
         <ChevronDown className="size-4 shrink-0 text-slate-500 transition-transform group-open:rotate-180" aria-hidden />
       </summary>
       <div className="space-y-4 border-t border-slate-200 p-3">
+        <PresetPicker choice={choice} catalog={catalog} onChange={onChange} />
         <ModePicker mode={choice.mode} onPick={(mode) => onChange({ ...choice, mode })} />
         <PanelPicker choice={choice} catalog={catalog} onChange={onChange} />
         {QUORUM_MODES.includes(choice.mode) ? (

@@ -5,6 +5,7 @@ import { formatConfidence } from "./choices";
 import type { RoundResult } from "./decision-run";
 import type { ModelRow } from "./live-rows";
 import { PLAYGROUND_TEXT } from "./messages";
+import { statsParts } from "./usage-text";
 
 /** Model result status: spinner and 'Processing...', the answer, or 'Failed'; and the ensembles' own. */
 function ModelStatus({ row }: { row: ModelRow }) {
@@ -43,7 +44,21 @@ function ModelStatus({ row }: { row: ModelRow }) {
       );
     case "unreported":
       return <span className="text-sm text-slate-500">{PLAYGROUND_TEXT.judgeUnreported}</span>;
+    case "unasked":
+      return <span className="text-sm text-slate-500">{PLAYGROUND_TEXT.unasked}</span>;
   }
+}
+
+/** A settled call's latency, tokens and cost (a skipped vote's call was cancelled: it shows none). */
+function CallStats({ row }: { row: ModelRow }) {
+  if (row.stats === null || row.status === "skipped") return null;
+  return (
+    <p className="mt-1 flex flex-wrap gap-x-3 text-xs text-slate-500 tabular-nums">
+      {statsParts(row.stats, row.simulated).map((part, index) => (
+        <span key={index}>{part}</span>
+      ))}
+    </p>
+  );
 }
 
 /** How sure the model was and why, as its live vote said (kept after the final answer). */
@@ -82,7 +97,7 @@ function EarlierRounds({ row }: { row: ModelRow }) {
 }
 
 function ModelResultRow({ row }: { row: ModelRow }) {
-  const muted = row.status === "skipped";
+  const muted = row.status === "skipped" || row.status === "unasked";
   return (
     <li className={cn("py-3", muted && "opacity-70")} data-status={row.status} data-kind={row.kind} data-round={row.round ?? undefined}>
       <div className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1">
@@ -99,6 +114,7 @@ function ModelResultRow({ row }: { row: ModelRow }) {
         <ModelStatus row={row} />
       </div>
       <ModelReason row={row} />
+      <CallStats row={row} />
       <EarlierRounds row={row} />
     </li>
   );

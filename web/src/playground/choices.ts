@@ -30,11 +30,15 @@ export function newSuggestions(suggestions: readonly Suggestion[], choices: read
   return fresh;
 }
 
+/** What is wrong with the question, or null when it can be asked. */
+export const questionProblem = (question: string): ToastText | null => (question.trim() === "" ? PLAYGROUND_TEXT.questionRequired : null);
+
+/** What is wrong with the choices, or null when there are enough. */
+export const choicesProblem = (choices: readonly string[]): ToastText | null => (choices.length < LIMITS.minCategories ? PLAYGROUND_TEXT.categoriesRequired : null);
+
 /** Why a decision cannot be requested yet, or null when it can. */
 export function decisionInputProblem(question: string, choices: readonly string[]): ToastText | null {
-  if (question.trim() === "") return PLAYGROUND_TEXT.questionRequired;
-  if (choices.length < LIMITS.minCategories) return PLAYGROUND_TEXT.categoriesRequired;
-  return null;
+  return questionProblem(question) ?? choicesProblem(choices);
 }
 
 /** A 0-1 confidence as a whole percent, e.g. 0.856 -> "86%". */

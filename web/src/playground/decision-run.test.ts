@@ -16,7 +16,7 @@ const vote = (
   event: { provider, status, response, model_version: status === "pending" ? null : `${provider}-model`, confidence, rationale, ...(round === undefined ? {} : { round }) },
 });
 /** What a settled round-1 outcome holds besides its answer. */
-const roundOne = { round: 1, earlier: [] };
+const roundOne = { round: 1, earlier: [], stats: null };
 const response = (individual: Record<string, string | null>): DecisionResponse => ({
   final_decision: "Yes",
   total_votes: 2,
@@ -195,5 +195,38 @@ describe("decisionRunReducer with ensembles", () => {
     // A row its own event settled, or a pending event, never changes after the answer.
     expect(decisionRunReducer(corrected, vote("openai", "success", "No")).outcomes.openai?.response).toBe("Yes");
     expect(decisionRunReducer(done, vote("claude", "pending")).outcomes.claude?.status).toBe("error");
+  });
+
+  it("keeps a settled vote's latency, tokens and cost from its live event, also in the gossip history", () => {
+    const figures = { latency_ms: 812, usage: { input_tokens: 120, output_tokens: 9 }, cost_usd: 0.00039 };
+    const settled = (provider: string, category: string, round: number): DecisionRunAction => {
+      const action = vote(provider, "success", category, { round }) as Extract<DecisionRunAction, { type: "vote" }>;
+      return { type: "vote", event: { ...action.event, ...figures } };
+    };
+    const state = run({ type: "start", providers: PROVIDERS, mode: "gossip" }, settled("openai", "Yes", 1), vote("openai", "pending", null, { round: 2 }));
+    expect(state.outcomes.openai!.stats).toBeNull(); // round 2 is still being asked
+    expect(state.outcomes.openai!.earlier).toEqual([expect.objectContaining({ round: 1, stats: { latencyMs: 812, usage: figures.usage, costUsd: 0.00039 } })]);
+    const later = run(start, settled("gemini", "No", 1), { type: "complete", response: response({ openai: "Yes", gemini: "No", claude: "Yes" }) });
+    expect(later.outcomes.gemini!.stats).toEqual({ latencyMs: 812, usage: figures.usage, costUsd: 0.00039 });
+    // Rows the HTTP answer settled have no figures until their own event says.
+    expect(later.outcomes.openai!.stats).toBeNull();
+    // A vendor that reported no tokens: null usage, still a latency and a cost.
+    const untold = run(start, { type: "vote", event: { ...(vote("claude", "error") as Extract<DecisionRunAction, { type: "vote" }>).event, latency_ms: 40, usage: null, cost_usd: 0 } });
+    expect(untold.outcomes.claude!.stats).toEqual({ latencyMs: 40, usage: null, costUsd: 0 });
+  });
+
+  it("a refused request marks no row failed: the open rows are 'unasked' and the refusal is kept until the next submit", () => {
+    const refusal = { kind: "rate-limited" as const, title: "Too many decisions", message: "Too many requests. Please wait a minute and try again.", retryAt: 60_000 };
+    const judged = run({ type: "start", providers: PROVIDERS, mode: "judge", judge: "openai" }, { type: "refuse", refusal });
+    expect(judged.phase).toBe("refused");
+    expect(judged.refusal).toEqual(refusal);
+    expect(judged.result).toBeNull();
+    expect(statuses(judged)).toEqual({ openai: "unasked", gemini: "unasked", claude: "unasked" });
+    expect(judged.judge!.outcome.status).toBe("unasked");
+    // Nothing was asked, so no late event can arrive; one that does is ignored.
+    expect(decisionRunReducer(judged, vote("openai", "success", "Yes"))).toBe(judged);
+    const again = decisionRunReducer(judged, start);
+    expect(again.refusal).toBeNull();
+    expect(statuses(again)).toEqual({ openai: "pending", gemini: "pending", claude: "pending" });
   });
 });

@@ -1,4 +1,5 @@
-import { DEFAULT_ENSEMBLE_MODE, type DecisionResponse, type EnsembleMode, type ProvidersResponse, type VoteEvent } from "@sd/contracts";
+import { DEFAULT_ENSEMBLE_MODE, type DecisionResponse, type EnsembleMode, type ProvidersResponse, type TokenUsage, type VoteEvent } from "@sd/contracts";
+import type { Refusal } from "./refusal";
 
 /** A model the playground can ask, as GET /api/providers lists it. */
 export type ModelInfo = ProvidersResponse["providers"][number];
@@ -7,9 +8,19 @@ export type ModelInfo = ProvidersResponse["providers"][number];
  * Model result status, and what ensembles add: "idle" before the first
  * question, "waiting" for a judge whose panel is still voting, "skipped" for a vote early quorum
  * did not need (its call was cancelled), "unreported" for a judge whose verdict never came live
- * (the final decision holds it).
+ * (the final decision holds it), "unasked" for a model the server never asked because it refused the
+ * request (a rate limit, or busy).
  */
-export type ModelStatus = "idle" | "waiting" | "pending" | "success" | "error" | "skipped" | "unreported";
+export type ModelStatus = "idle" | "waiting" | "pending" | "success" | "error" | "skipped" | "unreported" | "unasked";
+
+/** What a settled vote's call took, as its live event said. */
+export interface VoteStats {
+  latencyMs: number;
+  /** Tokens as the vendor reported them; null when it did not. */
+  usage: TokenUsage | null;
+  /** Their price in US dollars (0 when simulated). */
+  costUsd: number;
+}
 
 /** A settled answer of an earlier gossip round. */
 export interface RoundResult {
@@ -18,6 +29,7 @@ export interface RoundResult {
   response: string | null;
   confidence: number | null;
   rationale: string | null;
+  stats: VoteStats | null;
 }
 
 export interface ModelOutcome {
@@ -36,10 +48,13 @@ export interface ModelOutcome {
   earlier: readonly RoundResult[];
   /** Settled from the HTTP answer, not by the model's own live event, which may still correct it. */
   guessed: boolean;
+  /** The settled call's latency, tokens and cost, from its live event; null until then (or without live progress). */
+  stats: VoteStats | null;
 }
 
 export interface DecisionRun {
-  phase: "idle" | "running" | "done" | "failed";
+  /** "refused": the server turned the request away before asking any model (see `refusal`). */
+  phase: "idle" | "running" | "done" | "failed" | "refused";
   mode: EnsembleMode;
   /** The models asked, in row order. */
   panel: readonly string[];
@@ -48,26 +63,39 @@ export interface DecisionRun {
   /** Judge mode: the judge and its verdict; null otherwise. */
   judge: { provider: string; outcome: ModelOutcome } | null;
   result: DecisionResponse | null;
+  /** Why and until when the server refused the request (phase "refused"); null otherwise. */
+  refusal: Refusal | null;
 }
 
-export type VoteUpdate = Pick<VoteEvent, "provider" | "status" | "round" | "response" | "model_version" | "confidence" | "rationale">;
+export type VoteUpdate = Pick<
+  VoteEvent,
+  "provider" | "status" | "round" | "response" | "model_version" | "confidence" | "rationale" | "latency_ms" | "usage" | "cost_usd"
+>;
 
 export type DecisionRunAction =
   | { type: "start"; providers: readonly string[]; mode?: EnsembleMode; judge?: string | null }
   | { type: "vote"; event: VoteUpdate }
   | { type: "complete"; response: DecisionResponse }
-  | { type: "fail" };
+  | { type: "fail" }
+  | { type: "refuse"; refusal: Refusal };
 
-export const IDLE_RUN: DecisionRun = { phase: "idle", mode: DEFAULT_ENSEMBLE_MODE, panel: [], outcomes: {}, judge: null, result: null };
+export const IDLE_RUN: DecisionRun = { phase: "idle", mode: DEFAULT_ENSEMBLE_MODE, panel: [], outcomes: {}, judge: null, result: null, refusal: null };
 
-const blank = { response: null, modelVersion: null, confidence: null, rationale: null, earlier: [], guessed: false } as const;
+const blank = { response: null, modelVersion: null, confidence: null, rationale: null, earlier: [], guessed: false, stats: null } as const;
 const hasAnswer = (response: string | null | undefined): response is string => typeof response === "string" && response.trim() !== "";
 const isOpen = (outcome: ModelOutcome | undefined) => outcome === undefined || outcome.status === "pending" || outcome.status === "waiting";
 
+/** A settled event's call figures; null when it carries none (a pending event, or a server before they were sent). */
+function statsOf(event: VoteUpdate): VoteStats | null {
+  if (event.status === "pending" || event.latency_ms === undefined) return null;
+  return { latencyMs: event.latency_ms, usage: event.usage ?? null, costUsd: event.cost_usd ?? 0 };
+}
+
 /** The outcome a live event reports, in `round`, after the `earlier` rounds. */
 function outcomeOf(event: VoteUpdate, round: number, earlier: readonly RoundResult[]): ModelOutcome {
-  const base = { ...blank, modelVersion: event.model_version, round, earlier };
-  if (event.status === "pending" || event.status === "skipped") return { ...base, status: event.status };
+  const base = { ...blank, modelVersion: event.model_version, round, earlier, stats: statsOf(event) };
+  if (event.status === "pending") return { ...base, status: "pending", stats: null };
+  if (event.status === "skipped") return { ...base, status: "skipped" };
   if (event.status === "success" && hasAnswer(event.response)) {
     return { ...base, status: "success", response: event.response, confidence: event.confidence, rationale: hasAnswer(event.rationale) ? event.rationale.trim() : null };
   }
@@ -76,8 +104,8 @@ function outcomeOf(event: VoteUpdate, round: number, earlier: readonly RoundResu
 
 function roundResult(outcome: ModelOutcome): RoundResult | null {
   if (outcome.status !== "success" && outcome.status !== "error" && outcome.status !== "skipped") return null;
-  const { round, status, response, confidence, rationale } = outcome;
-  return { round, status, response, confidence, rationale };
+  const { round, status, response, confidence, rationale, stats } = outcome;
+  return { round, status, response, confidence, rationale, stats };
 }
 
 /** One model's row after a live event: a later round moves the current answer into the history. */
@@ -113,7 +141,8 @@ function judgeVote(run: DecisionRun, event: VoteUpdate): DecisionRun {
  * each row follows its model's live events (gossip: a later round's answer replaces the row's,
  * the earlier ones are kept; round 0 is the judge); rows still open when the HTTP answer comes
  * are settled from it (success when the model's answer is in individual_responses, else error),
- * though a live event arriving later still corrects them; every row fails when the request fails.
+ * though a live event arriving later still corrects them; every row fails when the request fails,
+ * and an open row is "unasked" when the server refused the request (nothing was asked).
  */
 export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction): DecisionRun {
   switch (action.type) {
@@ -124,6 +153,7 @@ export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction):
         mode: action.mode ?? DEFAULT_ENSEMBLE_MODE,
         panel: [...action.providers],
         result: null,
+        refusal: null,
         judge,
         outcomes: Object.fromEntries(action.providers.map((id) => [id, { ...blank, status: "pending" as const, round: 1 }])),
       };
@@ -168,6 +198,18 @@ export function decisionRunReducer(run: DecisionRun, action: DecisionRunAction):
         result: null,
         outcomes: Object.fromEntries(Object.entries(run.outcomes).map(([id, o]) => [id, failed(o)])),
         judge: run.judge && { ...run.judge, outcome: failed(run.judge.outcome) },
+      };
+    }
+    case "refuse": {
+      // No model was asked: the open rows say so instead of failing; a row a live event settled keeps its answer.
+      const unasked = (o: ModelOutcome): ModelOutcome => (isOpen(o) ? { ...blank, status: "unasked", modelVersion: o.modelVersion, round: o.round, earlier: o.earlier } : o);
+      return {
+        ...run,
+        phase: "refused",
+        result: null,
+        refusal: action.refusal,
+        outcomes: Object.fromEntries(Object.entries(run.outcomes).map(([id, o]) => [id, unasked(o)])),
+        judge: run.judge && { ...run.judge, outcome: unasked(run.judge.outcome) },
       };
     }
   }

@@ -79,7 +79,7 @@ describe("liveRows of a decision", () => {
       ["OpenAI GPT-4o", "success", "No", 2],
       ["Google Gemini 2.5 Flash", "pending", null, 2],
     ]);
-    expect(rows[0]!.earlier).toEqual([{ round: 1, status: "success", response: "Yes", confidence: 0.9, rationale: null }]);
+    expect(rows[0]!.earlier).toEqual([{ round: 1, status: "success", response: "Yes", confidence: 0.9, rationale: null, stats: null }]);
     expect(rows[1]!.earlier.map((r) => r.response)).toEqual(["No"]);
   });
 

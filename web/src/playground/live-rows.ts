@@ -1,5 +1,5 @@
 import type { EnsembleMode } from "@sd/contracts";
-import type { DecisionRun, ModelInfo, ModelOutcome, ModelStatus, RoundResult } from "./decision-run";
+import type { DecisionRun, ModelInfo, ModelOutcome, ModelStatus, RoundResult, VoteStats } from "./decision-run";
 
 /** Model result row: model label, response, status, and what ensembles add. */
 export interface ModelRow {
@@ -17,6 +17,10 @@ export interface ModelRow {
   round: number | null;
   /** Gossip: the model's answers of earlier rounds, oldest first. */
   earlier: readonly RoundResult[];
+  /** The settled call's latency, tokens and cost; null until its live event says. */
+  stats: VoteStats | null;
+  /** Answered by the simulator: no cost, and its token counts are estimates, not a vendor's. */
+  simulated: boolean;
 }
 
 /** What the controls say the next decision will ask, shown before the first question. */
@@ -29,7 +33,7 @@ export interface RowPreview {
 
 export const judgeLabel = (label: string) => `Judge: ${label}`;
 
-const IDLE: Omit<ModelRow, "key" | "id" | "kind" | "label"> = {
+const IDLE: Omit<ModelRow, "key" | "id" | "kind" | "label" | "simulated"> = {
   status: "idle",
   response: null,
   modelVersion: null,
@@ -37,11 +41,12 @@ const IDLE: Omit<ModelRow, "key" | "id" | "kind" | "label"> = {
   rationale: null,
   round: null,
   earlier: [],
+  stats: null,
 };
 
-function row(id: string, kind: ModelRow["kind"], label: string, outcome: ModelOutcome, gossip: boolean): ModelRow {
-  const { status, response, modelVersion, confidence, rationale, round, earlier } = outcome;
-  return { key: `${kind}:${id}`, id, kind, label, status, response, modelVersion, confidence, rationale, round: gossip ? round : null, earlier };
+function row(id: string, kind: ModelRow["kind"], label: string, outcome: ModelOutcome, gossip: boolean, simulated: boolean): ModelRow {
+  const { status, response, modelVersion, confidence, rationale, round, earlier, stats } = outcome;
+  return { key: `${kind}:${id}`, id, kind, label, status, response, modelVersion, confidence, rationale, round: gossip ? round : null, earlier, stats, simulated };
 }
 
 /**
@@ -52,10 +57,11 @@ function row(id: string, kind: ModelRow["kind"], label: string, outcome: ModelOu
 export function liveRows(models: readonly ModelInfo[], run: DecisionRun, preview: RowPreview): ModelRow[] {
   const labels = new Map(models.map((model) => [model.id, model.label]));
   const labelOf = (id: string) => labels.get(id) ?? id;
+  const simulated = new Set(models.filter((model) => model.simulated).map((model) => model.id));
   if (run.phase === "idle") {
-    const rows: ModelRow[] = preview.panel.map(({ id, label }) => ({ ...IDLE, key: `model:${id}`, id, kind: "model", label }));
+    const rows: ModelRow[] = preview.panel.map(({ id, label }) => ({ ...IDLE, key: `model:${id}`, id, kind: "model", label, simulated: simulated.has(id) }));
     if (preview.mode === "judge" && preview.judge) {
-      rows.push({ ...IDLE, key: `judge:${preview.judge}`, id: preview.judge, kind: "judge", label: judgeLabel(labelOf(preview.judge)) });
+      rows.push({ ...IDLE, key: `judge:${preview.judge}`, id: preview.judge, kind: "judge", label: judgeLabel(labelOf(preview.judge)), simulated: simulated.has(preview.judge) });
     }
     return rows;
   }
@@ -63,8 +69,11 @@ export function liveRows(models: readonly ModelInfo[], run: DecisionRun, preview
   const ids = [...run.panel, ...Object.keys(run.outcomes).filter((id) => !run.panel.includes(id))];
   const rows = ids.flatMap((id) => {
     const outcome = run.outcomes[id];
-    return outcome ? [row(id, "model", labelOf(id), outcome, gossip)] : [];
+    return outcome ? [row(id, "model", labelOf(id), outcome, gossip, simulated.has(id))] : [];
   });
-  if (run.judge) rows.push(row(run.judge.provider, "judge", judgeLabel(labelOf(run.judge.provider)), run.judge.outcome, false));
+  if (run.judge) {
+    const { provider, outcome } = run.judge;
+    rows.push(row(provider, "judge", judgeLabel(labelOf(provider)), outcome, false, simulated.has(provider)));
+  }
   return rows;
 }

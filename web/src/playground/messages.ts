@@ -34,4 +34,6 @@ export const PLAYGROUND_TEXT = {
   judgeWaiting: "Waiting for the panel's answers",
   judgeFailed: "Failed: the vote decided",
   judgeUnreported: "Verdict in the final decision",
+  /** A row of a request the server refused (issue 30). */
+  unasked: "Not asked",
 } as const satisfies Record<string, ToastText | string>;

@@ -7,6 +7,7 @@ import { decisionErrorMessage } from "./decision-errors";
 import { decisionRunReducer, IDLE_RUN, type DecisionRun } from "./decision-run";
 import { PLAYGROUND_TEXT } from "./messages";
 import { requestDecision, type DecisionRequestBody } from "./playground-api";
+import { decisionRefusal } from "./refusal";
 import { newRequestId } from "./request-id";
 import { useDecisionSocket } from "./useDecisionSocket";
 
@@ -72,6 +73,12 @@ export function useDecisionRun(): DecisionRun & { submit(input: DecisionInput, p
         active.current = null;
         latest.current = null;
         socket.stop();
+        // A refusal (rate limit, busy) asked no model: a notice in the results says so, not failed rows and a toast.
+        const refusal = decisionRefusal(error, Date.now());
+        if (refusal) {
+          dispatch({ type: "refuse", refusal });
+          return;
+        }
         dispatch({ type: "fail" });
         toast.error(PLAYGROUND_TEXT.decisionErrorTitle, decisionErrorMessage(error));
       }

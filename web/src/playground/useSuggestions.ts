@@ -4,6 +4,7 @@ import type { Suggestion } from "@sd/contracts";
 import { toast } from "../ui/toast";
 import { newSuggestions } from "./choices";
 import { suggestionsErrorText } from "./decision-errors";
+import { INPUT_TOAST } from "./input-toasts";
 import { PLAYGROUND_TEXT } from "./messages";
 import { requestSuggestions } from "./playground-api";
 
@@ -31,7 +32,7 @@ export function useSuggestions(): Suggestions {
   const fetch = useCallback(
     async ({ question, images, choices }: SuggestionInput) => {
       if (question.trim() === "") {
-        toast.error(PLAYGROUND_TEXT.suggestionQuestionRequired.title);
+        toast.error(PLAYGROUND_TEXT.suggestionQuestionRequired.title, undefined, { id: INPUT_TOAST.question });
         return;
       }
       try {

@@ -2,7 +2,7 @@ import { MASKED_API_KEY, type ApiKey } from "@sd/contracts";
 import { Copy, Eye, EyeOff, LoaderCircle, Trash2 } from "lucide-react";
 import type { ReactNode } from "react";
 import { cn } from "../ui/cn";
-import { formatCost, formatKeyTime, keyTimeParts } from "./format";
+import { formatCost, formatKeyTime, keyMonthParts, keyTimeParts, spendLimitState } from "./format";
 import { useKeySecret } from "./useKeySecret";
 import { useSetApiKeyActive } from "./useSettingsQueries";
 
@@ -76,25 +76,63 @@ function Email({ address }: { address: string }) {
   );
 }
 
+/**
+ * COST: what the key has cost in all (the specification's figure), then this month's spend and
+ * calls, and its monthly spend limit, which opens the limit dialog: "Set limit" while none is set,
+ * marked once reached (the API then refuses new decisions with the key).
+ */
+function KeyCost({ apiKey, onSetLimit }: { apiKey: ApiKey; onSetLimit: () => void }) {
+  const limit = apiKey.monthly_spend_limit_usd;
+  const state = spendLimitState(apiKey);
+  const [spend, calls] = keyMonthParts(apiKey);
+  // Each figure stays whole; the cell wraps between them, so the table still fits beside the sidebar.
+  return (
+    <div className="space-y-0.5" data-testid="api-key-cost">
+      <span className="block font-medium whitespace-nowrap text-slate-900">{formatCost(apiKey.cost)}</span>
+      <span className="block text-xs text-slate-500">
+        <span className="whitespace-nowrap">{spend.amount}</span> <span className="whitespace-nowrap">{spend.period}</span> <span className="whitespace-nowrap">· {calls}</span>
+      </span>
+      <button
+        type="button"
+        onClick={onSetLimit}
+        aria-label={`Set monthly spend limit${limit === null ? "" : ` (now ${formatCost(limit)}${state === "reached" ? ", reached" : ""})`}`}
+        className={cn(
+          "block text-left text-xs underline decoration-dotted underline-offset-2 hover:decoration-solid",
+          state === "reached" ? "font-semibold text-red-700" : "text-brand-700",
+        )}
+      >
+        {limit === null ? (
+          "Set limit"
+        ) : (
+          <>
+            <span className="whitespace-nowrap">Limit {formatCost(limit)}</span> <span className="whitespace-nowrap">{state === "reached" ? "reached" : "a month"}</span>
+          </>
+        )}
+      </button>
+    </div>
+  );
+}
+
 interface ApiKeyRowProps {
   userId: string;
   apiKey: ApiKey;
   onDelete: (key: ApiKey) => void;
+  onSetLimit: (key: ApiKey) => void;
 }
 
 // Cells wrap (a date on two lines, a long email), so the table fits beside the sidebar on a laptop.
-const cell = "px-2.5 py-3 align-middle text-slate-700";
+const cell = "px-2 py-3 align-middle text-slate-700";
 const fixed = "whitespace-nowrap";
 
-/** One key in the table: KEY, WORKSPACE, CREATED BY, CREATED AT, LAST USED AT, COST, STATUS and its actions. */
-export function ApiKeyRow({ userId, apiKey, onDelete }: ApiKeyRowProps) {
+/** One key in the table: KEY, WORKSPACE, CREATED BY, CREATED AT, LAST USED AT, COST (with this month and the limit), STATUS and its actions. */
+export function ApiKeyRow({ userId, apiKey, onDelete, onSetLimit }: ApiKeyRowProps) {
   const secret = useKeySecret(apiKey.id);
   // Each row has its own: two keys can be switched at the same time, each showing its own progress.
   const toggle = useSetApiKeyActive(userId);
   const shown = secret.shown !== null;
   return (
     <tr className="border-t border-slate-100">
-      <th scope="row" className="px-2.5 py-3 text-left align-middle font-normal">
+      <th scope="row" className="px-2 py-3 text-left align-middle font-normal">
         <span className="block font-medium text-slate-900">{apiKey.name}</span>
         <code className="mt-1 block w-32 font-mono text-xs break-all text-slate-600" data-testid="api-key-value">
           {secret.shown ?? MASKED_API_KEY}
@@ -110,7 +148,9 @@ export function ApiKeyRow({ userId, apiKey, onDelete }: ApiKeyRowProps) {
       <td className={cell}>
         <KeyTime timestamp={apiKey.last_used_at} />
       </td>
-      <td className={cn(cell, fixed, "tabular-nums")}>{formatCost(apiKey.cost)}</td>
+      <td className={cn(cell, "tabular-nums")}>
+        <KeyCost apiKey={apiKey} onSetLimit={() => onSetLimit(apiKey)} />
+      </td>
       <td className={cn(cell, fixed)}>
         <span
           className={cn(

@@ -6,6 +6,7 @@ import { ApiKeysTable } from "./ApiKeysTable";
 import { CreateKeyDialog, CREATE_KEY } from "./CreateKeyDialog";
 import { DeleteKeyDialog } from "./DeleteKeyDialog";
 import { SettingsSection } from "./SettingsSection";
+import { SpendLimitDialog } from "./SpendLimitDialog";
 
 interface ApiKeysSectionProps {
   userId: string;
@@ -29,12 +30,14 @@ function TableSkeleton() {
 export function ApiKeysSection({ userId, keys, loading, failed, onRetry }: ApiKeysSectionProps) {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<ApiKey | null>(null);
+  const [limiting, setLimiting] = useState<ApiKey | null>(null);
   return (
     <SettingsSection
       title="API keys"
       description={
         <>
-          Your programs call the API with a key in the <code className="font-mono">{API_KEY_HEADER}</code> header. A deactivated or deleted key stops working at once.
+          Your programs call the API with a key in the <code className="font-mono">{API_KEY_HEADER}</code> header. A deactivated or deleted key stops working at once. Give a
+          key a monthly spend limit to stop its decisions once they cost that much.
         </>
       }
       action={
@@ -45,7 +48,7 @@ export function ApiKeysSection({ userId, keys, loading, failed, onRetry }: ApiKe
       }
     >
       {keys && keys.length > 0 ? (
-        <ApiKeysTable userId={userId} keys={keys} onDelete={setDeleting} />
+        <ApiKeysTable userId={userId} keys={keys} onDelete={setDeleting} onSetLimit={setLimiting} />
       ) : keys ? (
         <div className="rounded-lg border border-dashed border-slate-300 p-8 text-center">
           <KeyRound className="mx-auto size-8 text-slate-400" aria-hidden />
@@ -63,6 +66,7 @@ export function ApiKeysSection({ userId, keys, loading, failed, onRetry }: ApiKe
       ) : null}
       <CreateKeyDialog userId={userId} open={creating} onOpenChange={setCreating} />
       <DeleteKeyDialog userId={userId} apiKey={deleting} onClose={() => setDeleting(null)} />
+      <SpendLimitDialog userId={userId} apiKey={limiting} onClose={() => setLimiting(null)} />
     </SettingsSection>
   );
 }

@@ -9,7 +9,17 @@ export const API_KEY_COLUMNS = ["KEY", "WORKSPACE", "CREATED BY", "CREATED AT", 
  * own box (focusable, so keyboard users can scroll it too) while the actions column stays in view,
  * and the page itself never scrolls sideways. The box runs to the card's edges.
  */
-export function ApiKeysTable({ userId, keys, onDelete }: { userId: string; keys: readonly ApiKey[]; onDelete: (key: ApiKey) => void }) {
+export function ApiKeysTable({
+  userId,
+  keys,
+  onDelete,
+  onSetLimit,
+}: {
+  userId: string;
+  keys: readonly ApiKey[];
+  onDelete: (key: ApiKey) => void;
+  onSetLimit: (key: ApiKey) => void;
+}) {
   return (
     <>
       <p className="mb-2 text-xs text-slate-500 sm:hidden">Scroll the table sideways for every column.</p>
@@ -19,18 +29,18 @@ export function ApiKeysTable({ userId, keys, onDelete }: { userId: string; keys:
           <thead className="bg-slate-50 text-xs font-semibold text-slate-500">
             <tr>
               {API_KEY_COLUMNS.map((column) => (
-                <th key={column} scope="col" className="px-2.5 py-3 whitespace-nowrap">
+                <th key={column} scope="col" className="px-2 py-3 whitespace-nowrap">
                   {column}
                 </th>
               ))}
-              <th scope="col" className="sticky right-0 bg-slate-50 px-2.5 py-3 text-right">
+              <th scope="col" className="sticky right-0 bg-slate-50 px-2 py-3 text-right">
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
           </thead>
           <tbody>
             {keys.map((key) => (
-              <ApiKeyRow key={key.id} userId={userId} apiKey={key} onDelete={onDelete} />
+              <ApiKeyRow key={key.id} userId={userId} apiKey={key} onDelete={onDelete} onSetLimit={onSetLimit} />
             ))}
           </tbody>
         </table>

@@ -5,6 +5,7 @@ import { SignedOutError } from "../api/authorized";
 import { ApiKeysSection } from "./ApiKeysSection";
 import { organizationLabel } from "./format";
 import { LimitsSection } from "./LimitsSection";
+import { PresetsSection } from "./PresetsSection";
 import { BillingSection, OrganizationSection, PrivacySection, WorkspacesSection } from "./PlanSections";
 import { SECTION_PARAM, sectionFromParam } from "./sections";
 import { SettingsSidebar } from "./SettingsSidebar";
@@ -34,7 +35,11 @@ export function Settings({ user, onSignIn }: { user: AuthUser; onSignIn: () => v
       <SettingsSidebar organization={organizationLabel(user)} current={section} keyCount={keys.data?.length ?? null} />
       <div className="min-w-0">
         {section === "api-keys" ? (
-          <ApiKeysSection userId={user.id} keys={keys.data} loading={keys.isPending} failed={keys.isError} onRetry={() => void keys.refetch()} />
+          // Presets sit with the keys: API calls name them (`preset` in /v1/ensemble), and the sidebar keeps the specification's sections.
+          <div className="space-y-6">
+            <ApiKeysSection userId={user.id} keys={keys.data} loading={keys.isPending} failed={keys.isError} onRetry={() => void keys.refetch()} />
+            <PresetsSection userId={user.id} />
+          </div>
         ) : section === "billing" ? (
           <BillingSection />
         ) : section === "limits" ? (

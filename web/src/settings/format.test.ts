@@ -2,14 +2,17 @@ import { describe, expect, it } from "vitest";
 import { API_KEY_MESSAGES, FREE_TIER } from "@sd/contracts";
 import {
   checkNewKey,
+  checkSpendLimit,
   formatAllowance,
   formatCost,
+  formatKeyMonth,
   formatKeyTime,
   keyTimeParts,
   formatMegabytes,
   formatRequests,
   formatStorage,
   organizationLabel,
+  spendLimitState,
   usageShare,
 } from "./format";
 
@@ -92,5 +95,30 @@ describe("the Create Key form", () => {
     expect(checkNewKey("x".repeat(101), "Default")).toMatchObject({ ok: false, field: "name" });
     expect(checkNewKey("CI", "w".repeat(101))).toMatchObject({ ok: false, field: "workspace" });
     expect(checkNewKey("x".repeat(100), "w".repeat(100)).ok).toBe(true);
+  });
+});
+
+describe("a key's month and its spend limit", () => {
+  it("shows this month's spend and calls under the key's cost", () => {
+    expect(formatKeyMonth({ spend_this_month_usd: 0, requests_this_month: 0 })).toBe("$0.00 this month · 0 calls");
+    expect(formatKeyMonth({ spend_this_month_usd: 0.0131, requests_this_month: 1 })).toBe("$0.0131 this month · 1 call");
+    expect(formatKeyMonth({ spend_this_month_usd: 12.5, requests_this_month: 1234 })).toBe("$12.50 this month · 1,234 calls");
+  });
+
+  it("says the limit is reached exactly when the server refuses: spend at or over it", () => {
+    expect(spendLimitState({ spend_this_month_usd: 9, monthly_spend_limit_usd: null })).toBe("none");
+    expect(spendLimitState({ spend_this_month_usd: 4.99, monthly_spend_limit_usd: 5 })).toBe("within");
+    expect(spendLimitState({ spend_this_month_usd: 5, monthly_spend_limit_usd: 5 })).toBe("reached");
+    expect(spendLimitState({ spend_this_month_usd: 5.01, monthly_spend_limit_usd: 5 })).toBe("reached");
+  });
+
+  it("reads the limit field as dollars, rounded to cents, and refuses what the server would with its text", () => {
+    expect(checkSpendLimit("5")).toEqual({ ok: true, limitUsd: 5 });
+    expect(checkSpendLimit(" $12.345 ")).toEqual({ ok: true, limitUsd: 12.35 });
+    expect(checkSpendLimit("1,000")).toEqual({ ok: true, limitUsd: 1000 });
+    expect(checkSpendLimit(".5")).toEqual({ ok: true, limitUsd: 0.5 });
+    for (const text of ["", "0", "0.001", "-5", "abc", "5 dollars", "1e3", "2000000"]) {
+      expect(checkSpendLimit(text), text).toEqual({ ok: false, error: API_KEY_MESSAGES.spendLimitInvalid });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { ApiKeyCreateSchema, type ApiKeyCreate, type AuthUser } from "@sd/contracts";
+import { ApiKeyCreateSchema, ApiKeySpendLimitSchema, formatUsd, type ApiKey, type ApiKeyCreate, type AuthUser } from "@sd/contracts";
 import { displayName } from "../auth/session";
 import { formatLocalTime, UNKNOWN_TIME } from "../history/format";
 
@@ -43,13 +43,42 @@ export function usageShare(used: number, limit: number): number {
   return Math.min(1, used / limit);
 }
 
+/** A key's cost, spend or limit in US dollars, written as the server's texts write them. */
+export const formatCost = formatUsd;
+
+type KeyMonth = Pick<ApiKey, "spend_this_month_usd" | "requests_this_month">;
+
+/** A key's month so far in parts the table may wrap between: {amount: "$0.0131", period: "this month"} and "12 calls". */
+export function keyMonthParts(key: KeyMonth): [spend: { amount: string; period: string }, calls: string] {
+  return [
+    { amount: formatCost(key.spend_this_month_usd), period: "this month" },
+    `${formatCount(key.requests_this_month)} ${key.requests_this_month === 1 ? "call" : "calls"}`,
+  ];
+}
+
+/** A key's month so far on one line: "$0.0131 this month · 12 calls". */
+export function formatKeyMonth(key: KeyMonth): string {
+  const [spend, calls] = keyMonthParts(key);
+  return `${spend.amount} ${spend.period} · ${calls}`;
+}
+
 /**
- * A key's cost in US dollars. Token prices make single calls cost fractions of a cent, so up to
- * 4 decimals show; a cost too small for that is still shown as more than nothing.
+ * Where a key stands against its monthly spend limit: none set, within it, or reached (the API
+ * then refuses new decisions with it, as the server checks: spend at or over the limit).
  */
-export function formatCost(usd: number): string {
-  if (usd > 0 && usd < 0.0001) return "<$0.0001";
-  return usd.toLocaleString("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 4 });
+export function spendLimitState(key: Pick<ApiKey, "spend_this_month_usd" | "monthly_spend_limit_usd">): "none" | "within" | "reached" {
+  if (key.monthly_spend_limit_usd === null) return "none";
+  return key.spend_this_month_usd >= key.monthly_spend_limit_usd ? "reached" : "within";
+}
+
+export type SpendLimitCheck = { ok: true; limitUsd: number } | { ok: false; error: string };
+
+/** The spend limit field as the server will read it ("$5", "5.00" and "1,000" are all dollars), checked with its own schema. */
+export function checkSpendLimit(text: string): SpendLimitCheck {
+  const cleaned = text.trim().replace(/^\$/, "").replaceAll(",", "").trim();
+  const parsed = ApiKeySpendLimitSchema.safeParse({ monthly_spend_limit_usd: cleaned === "" || !/^\d*\.?\d*$/.test(cleaned) ? Number.NaN : Number(cleaned) });
+  if (parsed.success && parsed.data.monthly_spend_limit_usd !== null) return { ok: true, limitUsd: parsed.data.monthly_spend_limit_usd };
+  return { ok: false, error: parsed.success ? "Enter an amount." : (parsed.error.issues[0]?.message ?? "Enter an amount.") };
 }
 
 /** LAST USED AT of a key never used. */

@@ -28,6 +28,10 @@ export const createApiKey = (body: ApiKeyCreate, session: AuthorizationSource): 
 export const setApiKeyActive = (id: string, active: boolean, session: AuthorizationSource): Promise<ApiKey> =>
   callEndpoint(ENDPOINTS.updateApiKey, { params: { id }, body: { active_status: active } }, session);
 
+/** PATCH /api/api-keys/{id}: sets the key's monthly spend limit (US dollars), or removes it with null; answers the updated key. */
+export const setApiKeySpendLimit = (id: string, limitUsd: number | null, session: AuthorizationSource): Promise<ApiKey> =>
+  callEndpoint(ENDPOINTS.setApiKeySpendLimit, { params: { id }, body: { monthly_spend_limit_usd: limitUsd } }, session);
+
 /** DELETE /api/api-keys/{id}. */
 export const deleteApiKey = async (id: string, session: AuthorizationSource): Promise<void> => {
   await callEndpoint(ENDPOINTS.deleteApiKey, { params: { id } }, session);

@@ -1,9 +1,9 @@
 import { API_KEY_MESSAGES, type ApiKey, type ApiKeyCreate } from "@sd/contracts";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { SignedOutError } from "../api/authorized";
+import { SignedOutError, type AuthorizationSource } from "../api/authorized";
 import { useAuthorization } from "../auth/session-context";
 import { toast } from "../ui/toast";
-import { createApiKey, deleteApiKey, fetchApiKeys, fetchUsage, setApiKeyActive, settingsKeys, withoutSecret } from "./settings-api";
+import { createApiKey, deleteApiKey, fetchApiKeys, fetchUsage, setApiKeyActive, setApiKeySpendLimit, settingsKeys, withoutSecret } from "./settings-api";
 
 /** Every failure of the page is a destructive 'Error' toast with the specification's text. */
 export const toastError = (text: string) => toast.error("Error", text);
@@ -64,21 +64,37 @@ export function useCreateApiKey(userId: string) {
   });
 }
 
-/** PUT /api/api-keys/{id} with active_status: the Active / Inactive toggle. */
-export function useSetApiKeyActive(userId: string) {
+/** A change to one key: the answered key replaces it in the table, with a toast either way. */
+function useKeyUpdate<Input>(userId: string, change: (input: Input, session: AuthorizationSource) => Promise<ApiKey>, texts: { done: (input: Input) => string; failed: string }) {
   const session = useAuthorization();
   const cache = useKeyListCache(userId);
   return useMutation({
-    mutationFn: ({ id, active }: { id: string; active: boolean }) => setApiKeyActive(id, active, session),
-    onSuccess: (updated) => {
+    mutationFn: (input: Input) => change(input, session),
+    onSuccess: (updated, input) => {
       cache.update((keys) => keys.map((key) => (key.id === updated.id ? withoutSecret(updated) : key)));
-      toast.success(API_KEY_MESSAGES.updated);
+      toast.success(texts.done(input));
     },
     onError: () => {
-      toastError(API_KEY_MESSAGES.updateFailed);
+      toastError(texts.failed);
       // The key may have been deleted elsewhere: show the list as it now is.
       void cache.resync();
     },
+  });
+}
+
+/** PUT /api/api-keys/{id} with active_status: the Active / Inactive toggle. */
+export function useSetApiKeyActive(userId: string) {
+  return useKeyUpdate(userId, ({ id, active }: { id: string; active: boolean }, session) => setApiKeyActive(id, active, session), {
+    done: () => API_KEY_MESSAGES.updated,
+    failed: API_KEY_MESSAGES.updateFailed,
+  });
+}
+
+/** PATCH /api/api-keys/{id}: the key's monthly spend limit, or none. */
+export function useSetSpendLimit(userId: string) {
+  return useKeyUpdate(userId, ({ id, limitUsd }: { id: string; limitUsd: number | null }, session) => setApiKeySpendLimit(id, limitUsd, session), {
+    done: ({ limitUsd }) => (limitUsd === null ? API_KEY_MESSAGES.spendLimitCleared : API_KEY_MESSAGES.spendLimitSet),
+    failed: API_KEY_MESSAGES.spendLimitFailed,
   });
 }
 

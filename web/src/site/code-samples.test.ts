@@ -33,8 +33,8 @@ const code = (samples: { code: string }[]) => samples.map((s) => s.code).join("\
 const calling = all.filter((s) => s.language !== "json" && !s.id.endsWith("-install"));
 
 describe("developer guide samples", () => {
-  it("has the four tabs Python, JavaScript, TypeScript, REST API, each with samples", () => {
-    expect(GUIDE_TABS.map((t) => t.label)).toEqual(["Python", "JavaScript", "TypeScript", "REST API"]);
+  it("has the tabs Python, JavaScript, TypeScript, REST API, OpenAI-compatible and MCP, each with samples", () => {
+    expect(GUIDE_TABS.map((t) => t.label)).toEqual(["Python", "JavaScript", "TypeScript", "REST API", "OpenAI-compatible", "MCP"]);
     for (const tab of GUIDE_TABS) expect(guide[tab.value].length).toBeGreaterThan(0);
   });
 

@@ -1,4 +1,4 @@
-import { API_KEY_HEADER, LIMITS, SOCKET_EVENTS, V1_ENSEMBLE_RESPONSE_EXAMPLE, V1_HEADERS } from "@sd/contracts";
+import { API_KEY_HEADER, CHAT_MODEL, LIMITS, SOCKET_EVENTS, V1_ENSEMBLE_RESPONSE_EXAMPLE, V1_HEADERS } from "@sd/contracts";
 import { ENDPOINTS } from "@sd/contracts/endpoints";
 import sdkPackage from "../../../libs/sdk/package.json";
 
@@ -65,13 +65,15 @@ export interface CodeSampleSpec {
   code: string;
 }
 
-export type GuideTab = "python" | "javascript" | "typescript" | "rest";
+export type GuideTab = "python" | "javascript" | "typescript" | "rest" | "openai" | "mcp";
 
 export const GUIDE_TABS: readonly { value: GuideTab; label: string }[] = [
   { value: "python", label: "Python" },
   { value: "javascript", label: "JavaScript" },
   { value: "typescript", label: "TypeScript" },
   { value: "rest", label: "REST API" },
+  { value: "openai", label: "OpenAI-compatible" },
+  { value: "mcp", label: "MCP" },
 ];
 
 /** A value as a one-line source literal (JSON syntax, which Python and JavaScript both read). */
@@ -456,6 +458,102 @@ curl -s ${base}${API_PATHS.decisionStatus}/$DECISION_ID ${KEY_HEADER}
   ];
 }
 
+// ---------------------------------------------------------------- OpenAI-compatible (any OpenAI SDK) and MCP
+
+/** The categories as OpenAI's structured output names them: one string enum. */
+const CATEGORIES_FORMAT = { type: "json_schema", json_schema: { name: "decision", schema: { type: "object", properties: { answer: { type: "string", enum: [...SAMPLE_CATEGORIES] } }, required: ["answer"] } } };
+
+function openAiSamples(base: string): CodeSampleSpec[] {
+  return [
+    {
+      id: "openai-python",
+      title: "Python (openai package)",
+      description: `Any OpenAI SDK works: point base_url at ${base}/v1 and use your API key as the key. The model is smart-decision (or smart-decision/<mode>); the categories are the one enum of the JSON schema.`,
+      language: "python",
+      code: `import json
+import os
+
+from openai import OpenAI
+
+client = OpenAI(base_url="${base}/v1", api_key=os.environ["${API_KEY_ENV}"])
+
+completion = client.chat.completions.create(
+    model="${CHAT_MODEL}",
+    messages=[{"role": "user", "content": ${literal(SAMPLE_QUESTION)}}],
+    response_format=${JSON.stringify(CATEGORIES_FORMAT)},
+)
+print("Final decision:", json.loads(completion.choices[0].message.content)["answer"])
+`,
+    },
+    {
+      id: "openai-javascript",
+      title: "JavaScript (openai and zod)",
+      description: "zodResponseFormat turns a z.enum into the schema; message.parsed is the decision. smart_decision on the answer holds every vote and its reason.",
+      language: "javascript",
+      code: `import OpenAI from "openai";
+import { zodResponseFormat } from "openai/helpers/zod";
+import { z } from "zod";
+
+const client = new OpenAI({ baseURL: "${base}/v1", apiKey: process.env.${API_KEY_ENV} });
+const Decision = z.object({ answer: z.enum(${literal([...SAMPLE_CATEGORIES])}) });
+
+const completion = await client.chat.completions.parse({
+  model: "${CHAT_MODEL}",
+  messages: [{ role: "user", content: ${literal(SAMPLE_QUESTION)} }],
+  response_format: zodResponseFormat(Decision, "decision"),
+});
+console.log("Final decision:", completion.choices[0].message.parsed.answer);
+for (const vote of completion.smart_decision.vote_details) console.log(\`\${vote.llm_name}: \${vote.response} (\${vote.reason})\`);
+`,
+    },
+    {
+      id: "openai-curl",
+      title: "curl (chat completions)",
+      description: "The same request as OpenAI's wire format; add \"stream\": true for Server-Sent Events with each vote as it arrives.",
+      language: "bash",
+      code: `curl -s ${base}/v1/chat/completions \\
+  -H "Authorization: Bearer $${API_KEY_ENV}" \\
+  -H 'Content-Type: application/json' \\
+  -d '${JSON.stringify({ model: CHAT_MODEL, messages: [{ role: "user", content: SAMPLE_QUESTION }], response_format: CATEGORIES_FORMAT })}'
+`,
+    },
+  ];
+}
+
+function mcpSamples(base: string): CodeSampleSpec[] {
+  return [
+    {
+      id: "mcp-config",
+      title: "Connect an MCP client",
+      description: "For clients that speak Streamable HTTP (Cursor's .cursor/mcp.json, VS Code's mcp.json use the same fields): the tools are decide, get_decision and list_models. Replace the key with yours.",
+      language: "json",
+      code: `${JSON.stringify({ mcpServers: { "smart-decision": { url: `${base}/mcp`, headers: { Authorization: "Bearer sd_live_..." } } } }, null, 2)}
+`,
+    },
+    {
+      id: "mcp-typescript",
+      title: "Call decide from code",
+      description: "With the MCP TypeScript SDK's client: progress arrives as each model votes, the decision as structured content.",
+      language: "javascript",
+      code: `import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+
+const client = new Client({ name: "my-agent", version: "1.0.0" });
+await client.connect(
+  new StreamableHTTPClientTransport(new URL("${base}/mcp"), {
+    requestInit: { headers: { Authorization: \`Bearer \${process.env.${API_KEY_ENV}}\` } },
+  }),
+);
+const result = await client.callTool(
+  { name: "decide", arguments: { question: ${literal(SAMPLE_QUESTION)}, categories: ${literal([...SAMPLE_CATEGORIES])} } },
+  { onprogress: ({ message }) => console.log("Vote:", message) },
+);
+console.log("Final decision:", result.structuredContent.ensemble_decision);
+await client.close();
+`,
+    },
+  ];
+}
+
 /** Every tab's samples for an API served at `baseUrl` (the page's own origin). */
 export function developerGuide(baseUrl: string): Record<GuideTab, CodeSampleSpec[]> {
   const base = normaliseBaseUrl(baseUrl);
@@ -464,6 +562,8 @@ export function developerGuide(baseUrl: string): Record<GuideTab, CodeSampleSpec
     javascript: sdkSamples(base, "javascript"),
     typescript: sdkSamples(base, "typescript"),
     rest: restSamples(base),
+    openai: openAiSamples(base),
+    mcp: mcpSamples(base),
   };
 }
 

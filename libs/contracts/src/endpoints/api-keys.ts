@@ -5,6 +5,7 @@ import {
   ApiKeyListSchema,
   ApiKeyRevealSchema,
   ApiKeySchema,
+  ApiKeySpendLimitSchema,
   ApiKeyUpdateSchema,
   FREE_TIER,
   UsageSchema,
@@ -30,7 +31,8 @@ export const apiKeyEndpoints = [
     tag: "apiKeys",
     operationId: "listApiKeys",
     summary: "List my API keys",
-    description: "Newest first, without the secret (read it with the reveal call). `cost` is in US dollars.",
+    description:
+      "Newest first, without the secret (read it with the reveal call). `cost` is in US dollars, all time; `spend_this_month_usd` and `requests_this_month` count since the first of the month (UTC); `monthly_spend_limit_usd` is the limit set with PATCH, or null.",
     access: "bearer",
     responses: { 200: { description: "The caller's keys.", body: json(ApiKeyListSchema, one("One key", [exampleApiKey])) }, 401: unauthorized },
   }),
@@ -46,7 +48,10 @@ export const apiKeyEndpoints = [
     responses: {
       201: {
         description: "The new key, with its secret.",
-        body: json(ApiKeySchema, one("Created", { ...exampleApiKey, last_used_at: null, cost: 0, keyvalue: EXAMPLE_API_KEY })),
+        body: json(
+          ApiKeySchema,
+          one("Created", { ...exampleApiKey, last_used_at: null, cost: 0, spend_this_month_usd: 0, requests_this_month: 0, monthly_spend_limit_usd: null, keyvalue: EXAMPLE_API_KEY }),
+        ),
       },
       400: error("No name.", one("No name", exampleErrors.keyNameRequired)),
       401: unauthorized,
@@ -66,6 +71,30 @@ export const apiKeyEndpoints = [
     responses: {
       200: { description: "The updated key.", body: json(ApiKeySchema, one("Switched off", { ...exampleApiKey, active_status: false })) },
       400: error("active_status is not a boolean.", one("Not a boolean", { detail: "active_status must be true or false." })),
+      401: unauthorized,
+      404: keyNotFound,
+    },
+  }),
+  defineEndpoint({
+    method: "patch",
+    path: "/api/api-keys/{id}",
+    tag: "apiKeys",
+    operationId: "setApiKeySpendLimit",
+    summary: "Set or remove an API key's monthly spend limit",
+    description: [
+      "`monthly_spend_limit_usd`: the most the key's decisions may cost per calendar month (UTC), in US dollars, rounded to whole cents; `null` removes the limit.",
+      "Once the key's decisions this month have cost the limit, `POST /v1/ensemble` with it answers 402 before any model is asked, until the limit is raised or removed or the month ends.",
+      "A decision's cost is counted when it finishes, so decisions already running when the limit is reached still finish: the limit can be passed by at most their cost.",
+    ].join("\n"),
+    access: "bearer",
+    params: keyIdParam,
+    body: json(ApiKeySpendLimitSchema, {
+      set: { summary: "At most $5 a month", value: { monthly_spend_limit_usd: 5 } },
+      remove: { summary: "No limit", value: { monthly_spend_limit_usd: null } },
+    }),
+    responses: {
+      200: { description: "The updated key.", body: json(ApiKeySchema, one("Limited to $5 a month", exampleApiKey)) },
+      400: error("The limit is not a number from 0.01 to 1,000,000, nor null.", one("Not a limit", exampleErrors.spendLimitInvalid)),
       401: unauthorized,
       404: keyNotFound,
     },

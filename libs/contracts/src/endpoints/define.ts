@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { API_KEY_HEADER } from "../index";
 
-export type HttpMethod = "get" | "post" | "put" | "delete";
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
 
 /** Who may call an endpoint. */
 export type Access = "public" | "bearer" | "optional-bearer" | "api-key";
@@ -13,7 +13,8 @@ export interface DocumentedExample {
 
 export interface DocumentedBody<S extends z.ZodType = z.ZodType> {
   schema: S;
-  contentType?: "application/json" | "multipart/form-data";
+  /** text/csv: only for an answer (a download). */
+  contentType?: "application/json" | "multipart/form-data" | "text/csv";
   examples: Record<string, DocumentedExample>;
 }
 
@@ -32,6 +33,8 @@ export interface DocumentedOperation {
   summary: string;
   description?: string;
   access: Access;
+  /** "openai": every error answer is OpenAI's `{error: {message, type, param, code}}` instead of `{detail}`. */
+  errorShape?: "openai";
   params?: z.ZodObject;
   query?: z.ZodObject;
   headers?: z.ZodObject;
@@ -41,8 +44,18 @@ export interface DocumentedOperation {
 
 export const TAGS = {
   v1: { name: "Public API", description: `Decisions and history for your own code, authenticated with the ${API_KEY_HEADER} header.` },
+  openai: {
+    name: "OpenAI-compatible",
+    description: "The ensemble as a model for OpenAI clients (any OpenAI SDK with its base URL set to this server's /v1), authenticated with an API key as the bearer token.",
+  },
+  mcp: {
+    name: "MCP",
+    description: "The Model Context Protocol server for agents: Streamable HTTP at /mcp, authenticated with an API key.",
+  },
   decisions: { name: "Decisions", description: "The web app's decision and suggestion endpoints." },
   history: { name: "Decision history", description: "A signed-in user's stored decisions." },
+  shares: { name: "Share links", description: "A read-only link to one decision, created and revoked by its owner, opened by anyone who has it." },
+  presets: { name: "Panel presets", description: "A signed-in user's named ensemble settings (mode, models, early quorum, rounds, judge), picked in the playground or named by `preset` in POST /v1/ensemble." },
   imageAssets: { name: "Image assets", description: "The images stored with a signed-in user's decisions." },
   apiKeys: { name: "API keys", description: "Create, reveal, switch off and delete API keys; see this month's usage." },
   auth: { name: "Accounts", description: "Magic-link and Google sign-in, token refresh, logout and the admin check." },

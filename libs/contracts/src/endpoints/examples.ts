@@ -98,6 +98,9 @@ export const exampleHistoryItem: DecisionHistoryItem = {
     claude: { input_tokens: 240, output_tokens: 35 },
   },
   cost_usd: 0.00231,
+  model_latencies_ms: { openai: 1180, gemini: 760, claude: 1410 },
+  model_costs_usd: { openai: 0.00084, gemini: 0.00016, claude: 0.00131 },
+  rerun_of: null,
 };
 
 export const exampleHistoryPage = {
@@ -118,6 +121,9 @@ export const exampleApiKey: ApiKey = {
   last_used_at: TIMESTAMP,
   cost: 0.0462,
   active_status: true,
+  spend_this_month_usd: 0.0131,
+  requests_this_month: 12,
+  monthly_spend_limit_usd: 5,
 };
 
 export const exampleImageAsset = {
@@ -157,6 +163,8 @@ export const exampleErrors = {
   quotaExceeded: { detail: API_KEY_MESSAGES.quotaExceeded(FREE_TIER.apiRequestsPerMonth) },
   keyNameRequired: { detail: API_KEY_MESSAGES.nameRequired },
   keyNotFound: { detail: API_KEY_MESSAGES.notFound },
+  spendLimitReached: { detail: API_KEY_MESSAGES.spendLimitReached(5, 5.0042) },
+  spendLimitInvalid: { detail: API_KEY_MESSAGES.spendLimitInvalid },
   invalidMagicLink: { detail: AUTH_MESSAGES.invalidMagicLink },
   invalidRefreshToken: { detail: AUTH_MESSAGES.invalidRefreshToken },
   googleNotConfigured: { detail: AUTH_MESSAGES.googleNotConfigured },

@@ -3,6 +3,8 @@ import {
   DecisionRequestSchema,
   ErrorResponseSchema,
   ImageAssetListResponseSchema,
+  OpenAiErrorSchema,
+  toOpenAiError,
   V1EnsembleRequestSchema,
 } from "../index";
 import { exampleImageAssetFailure } from "./examples";
@@ -14,7 +16,12 @@ import { authEndpoints } from "./auth";
 import { assetFailure, imageAssetEndpoints } from "./image-assets";
 import { healthEndpoints, siteEndpoints } from "./site";
 import { v1Endpoints } from "./v1";
+import { openAiEndpoints } from "./openai";
+import { mcpEndpoints } from "./mcp";
 import { decisionEndpoints } from "./web-decisions";
+import { shareEndpoints } from "./shares";
+import { exportEndpoints } from "./export";
+import { presetEndpoints } from "./presets";
 import { BODY_MESSAGES, SMALL_BODY_LIMIT_BYTES } from "../body-limits";
 
 const DECISION_BODIES: readonly z.ZodType[] = [DecisionRequestSchema, V1EnsembleRequestSchema];
@@ -74,6 +81,8 @@ function withParsingRefusals<E extends Endpoint>(op: E): E {
 
 const DEFINED = [
   ...v1Endpoints,
+  ...openAiEndpoints,
+  ...mcpEndpoints,
   ...decisionEndpoints,
   ...imageAssetEndpoints,
   ...apiKeyEndpoints,
@@ -81,7 +90,25 @@ const DEFINED = [
   ...siteEndpoints,
   ...healthEndpoints,
   ...adminEndpoints,
+  ...shareEndpoints,
+  ...exportEndpoints,
+  ...presetEndpoints,
 ] as const;
+
+/** An OpenAI-compatible operation documents each error in OpenAI's shape, as its route answers it. */
+function withOpenAiErrors<E extends Endpoint>(op: E): E {
+  if (op.errorShape !== "openai") return op;
+  const responses = Object.fromEntries(
+    Object.entries(op.responses).map(([status, response]): [string, DocumentedResponse] => {
+      if (Number(status) < 400 || response.body?.schema !== ErrorResponseSchema) return [status, response];
+      const examples = Object.fromEntries(
+        Object.entries(response.body.examples).map(([name, example]) => [name, { ...example, value: toOpenAiError(Number(status), (example.value as { detail: string }).detail) }]),
+      );
+      return [status, { ...response, body: { schema: OpenAiErrorSchema, examples } }];
+    }),
+  );
+  return { ...op, responses };
+}
 
 type DefinedEndpoint = (typeof DEFINED)[number];
 export type EndpointId = DefinedEndpoint["operationId"];
@@ -89,10 +116,13 @@ export type EndpointId = DefinedEndpoint["operationId"];
 export type Endpoints = { readonly [E in DefinedEndpoint as E["operationId"]]: E };
 
 /** Every endpoint of the product, in the order the OpenAPI document lists them. */
-export const ENDPOINT_LIST: readonly Endpoint[] = DEFINED.map((op) => withParsingRefusals(withBodyRefusals(op)));
+export const ENDPOINT_LIST: readonly Endpoint[] = DEFINED.map((op) => withOpenAiErrors(withParsingRefusals(withBodyRefusals(op))));
 
 export const ENDPOINTS = Object.fromEntries(ENDPOINT_LIST.map((endpoint) => [endpoint.operationId, endpoint])) as Endpoints;
 
 export { defineEndpoint, TAGS, type Access, type DocumentedBody, type DocumentedExample, type DocumentedOperation, type DocumentedResponse, type Endpoint, type HttpMethod, type Tag } from "./define";
 export * from "./examples";
+export { JsonRpcErrorSchema } from "./mcp";
 export * from "./client";
+export { EXAMPLE_SHARE_TOKEN } from "./shares";
+export { EXAMPLE_PRESET_ID } from "./presets";

@@ -5,6 +5,7 @@ import {
   JOB_APPLICATION_LIMITS,
   JOB_APPLICATION_MESSAGES,
   JobApplicationResponseSchema,
+  KNOWN_PROVIDERS,
   ProvidersResponseSchema,
   WaitlistRequestSchema,
   WaitlistResponseSchema,
@@ -55,12 +56,12 @@ export const siteEndpoints = [
         body: json(
           ProvidersResponseSchema,
           one("Four models, the playground's three by default", {
-            providers: [
-              { id: "openai", label: "OpenAI GPT-4o", model: "gpt-4o", simulated: false },
-              { id: "gemini", label: "Google Gemini 2.5 Flash", model: "gemini-2.5-flash", simulated: false },
-              { id: "claude", label: "Anthropic Claude Sonnet 3.5", model: "claude-sonnet-4-6", simulated: false },
-              { id: "gpt5", label: "OpenAI GPT-5", model: "gpt-5", simulated: false },
-            ],
+            providers: (["openai", "gemini", "claude", "gpt5"] as const).map((id) => ({
+              id,
+              label: KNOWN_PROVIDERS[id].label,
+              model: KNOWN_PROVIDERS[id].model,
+              simulated: false,
+            })),
             default_panel: ["openai", "gemini", "claude"],
             default_judge: "gpt5",
             default_rounds: 3,

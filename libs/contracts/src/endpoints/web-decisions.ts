@@ -5,6 +5,8 @@ import {
   DecisionRequestSchema,
   DecisionResponseSchema,
   HISTORY_MESSAGES,
+  RerunRequestSchema,
+  RerunResponseSchema,
   SuggestionRequestSchema,
   SuggestionResponseSchema,
 } from "../index";
@@ -99,6 +101,30 @@ export const decisionEndpoints = [
     responses: {
       200: { description: "The decision.", body: json(DecisionHistoryDetailResponseSchema, one("Found", { success: true, decision: exampleHistoryItem, message: HISTORY_MESSAGES.found })) },
       401: unauthorized,
+      404: error("No decision with this id is the caller's.", one("Unknown id", exampleErrors.decisionNotFound)),
+    },
+  }),
+  defineEndpoint({
+    method: "post",
+    path: "/api/decisions/{id}/rerun",
+    tag: "decisions",
+    operationId: "rerunMyDecision",
+    summary: "Re-run one of my decisions",
+    description:
+      "Asks the models again on a decision's question, categories and images, as a new decision linked to the first (its `rerun_of`). " +
+      "Options left out keep the first decision's mode, panel, judge and early quorum. Rate limited per user, as a decision.",
+    access: "bearer",
+    params: idParam("The id of the decision to re-run."),
+    body: json(RerunRequestSchema, {
+      judge: { summary: "Ask a judge model this time", value: { ensemble_mode: "judge" } },
+      panel: { summary: "Another panel, same mode", value: { models: ["openai", "claude"] } },
+    }),
+    responses: {
+      200: {
+        description: "The new decision, linked to the first.",
+        body: json(RerunResponseSchema, one("Re-run as a judge decision", { ...exampleDecisionResponse, decision_id: EXAMPLE_IDS.request, rerun_of: EXAMPLE_IDS.decision })),
+      },
+      ...decisionErrors("bearer"),
       404: error("No decision with this id is the caller's.", one("Unknown id", exampleErrors.decisionNotFound)),
     },
   }),

@@ -1,2 +1,2 @@
 export { apiKeysCollection, type ApiKeyDocument } from "./schema";
-export { createApiKeyRepository, type ApiKeyRepository, type NewApiKey, type StoredApiKey } from "./repository";
+export { createApiKeyRepository, type ApiKeyChanges, type ApiKeyRepository, type NewApiKey, type StoredApiKey } from "./repository";

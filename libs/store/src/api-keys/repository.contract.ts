@@ -36,7 +36,7 @@ export function describeApiKeyRepositoryContract(driverName: string, openEmptySt
 
     it("creates a key unused, under a fresh id, and finds it by hash and by owner", async () => {
       const created = await keys.create(newKey());
-      expect(created).toEqual({ id: expect.any(String), ...newKey(), last_used_at: null });
+      expect(created).toEqual({ id: expect.any(String), ...newKey(), last_used_at: null, monthly_spend_limit_usd: null });
       expect(await keys.findByHash(hash("a"))).toEqual(created);
       expect(await keys.findOwned(created.id, "A")).toEqual(created);
       expect(await keys.findByHash(hash("b"))).toBeNull();
@@ -69,6 +69,8 @@ export function describeApiKeyRepositoryContract(driverName: string, openEmptySt
         expect(await keys.findOwned("unknown", "A")).toBeNull();
         expect(await keys.setActive(key.id, "B", false)).toBeNull();
         expect(await keys.setActive("unknown", "A", false)).toBeNull();
+        expect(await keys.updateOwned(key.id, "B", { monthly_spend_limit_usd: 1 })).toBeNull();
+        expect(await keys.updateOwned("unknown", "A", { monthly_spend_limit_usd: 1 })).toBeNull();
         expect(await keys.deleteOwned(key.id, "B")).toBe(false);
         expect(await keys.deleteOwned("unknown", "A")).toBe(false);
         expect(await keys.findOwned(key.id, "A")).toEqual(key);
@@ -93,6 +95,19 @@ export function describeApiKeyRepositoryContract(driverName: string, openEmptySt
         expect(await keys.findByHash(hash("a"))).toBeNull();
         expect(await keys.count()).toBe(0);
       });
+    });
+
+    it("the owner sets, changes and removes the monthly spend limit, and nothing else changes", async () => {
+      const key = await keys.create(newKey());
+      expect(await keys.updateOwned(key.id, "A", { monthly_spend_limit_usd: 5 })).toEqual({ ...key, monthly_spend_limit_usd: 5 });
+      expect((await keys.findByHash(hash("a")))?.monthly_spend_limit_usd).toBe(5);
+      expect(await keys.updateOwned(key.id, "A", { monthly_spend_limit_usd: 12.5 })).toEqual({ ...key, monthly_spend_limit_usd: 12.5 });
+      // Switching the key off keeps its limit; no change at all answers the key as it is.
+      expect(await keys.setActive(key.id, "A", false)).toEqual({ ...key, active_status: false, monthly_spend_limit_usd: 12.5 });
+      expect(await keys.updateOwned(key.id, "A", {})).toEqual({ ...key, active_status: false, monthly_spend_limit_usd: 12.5 });
+      expect(await keys.updateOwned(key.id, "A", { monthly_spend_limit_usd: null })).toEqual({ ...key, active_status: false });
+      await expect(keys.updateOwned(key.id, "A", { monthly_spend_limit_usd: -1 })).rejects.toThrow();
+      expect((await keys.findOwned(key.id, "A"))?.monthly_spend_limit_usd).toBeNull();
     });
 
     it("touch keeps the latest use, whatever order the calls finish in", async () => {

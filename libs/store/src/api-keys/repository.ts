@@ -5,7 +5,11 @@ import type { ApiKeyDocument } from "./schema";
 /** An API key as the store keeps it: hash and ciphertext, never the key. */
 export type StoredApiKey = Omit<ApiKeyDocument, "_id"> & { id: string };
 
-export type NewApiKey = Omit<StoredApiKey, "id" | "last_used_at">;
+/** A new key: unused, and without a spend limit until its owner sets one. */
+export type NewApiKey = Omit<StoredApiKey, "id" | "last_used_at" | "monthly_spend_limit_usd">;
+
+/** What the owner can change on a key. */
+export type ApiKeyChanges = Partial<Pick<StoredApiKey, "active_status" | "monthly_spend_limit_usd">>;
 
 export interface ApiKeyRepository {
   /** Stores a new key (not used yet) under a fresh id. Rejects with a duplicate key error for a hash already stored. */
@@ -18,6 +22,8 @@ export interface ApiKeyRepository {
   findByHash(keyHash: string): Promise<StoredApiKey | null>;
   /** Activates or deactivates the owner's key; null (and nothing changed) for anyone else's or an unknown id. */
   setActive(id: string, userId: string, active: boolean): Promise<StoredApiKey | null>;
+  /** Changes the owner's key as given and answers it; null (and nothing changed) for anyone else's or an unknown id. */
+  updateOwned(id: string, userId: string, changes: ApiKeyChanges): Promise<StoredApiKey | null>;
   /** Deletes the owner's key; false (and nothing deleted) for anyone else's or an unknown id. */
   deleteOwned(id: string, userId: string): Promise<boolean>;
   /** Records a call through the key at `at`; an earlier time never moves `last_used_at` back. */
@@ -26,7 +32,7 @@ export interface ApiKeyRepository {
 }
 
 function fromDocument({ _id, ...fields }: ApiKeyDocument): StoredApiKey {
-  return { id: _id, ...fields, last_used_at: fields.last_used_at ?? null };
+  return { id: _id, ...fields, last_used_at: fields.last_used_at ?? null, monthly_spend_limit_usd: fields.monthly_spend_limit_usd ?? null };
 }
 
 // $eq compares literally: an id taken from a URL can never act as a query operator.
@@ -43,9 +49,17 @@ export function createApiKeyRepository(keys: Collection<ApiKeyDocument>): ApiKey
     return doc ? fromDocument(doc) : null;
   };
 
+  const updateOwned = async (id: string, userId: string, changes: ApiKeyChanges) => {
+    const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+    // MongoDB refuses an empty $set: nothing to change is just a read.
+    if (Object.keys(set).length === 0) return findOwned(id, userId);
+    const result = await keys.updateOne(ownedBy(id, userId), { $set: set });
+    return result.matchedCount === 0 ? null : findOwned(id, userId);
+  };
+
   return {
     async create(key) {
-      const doc: ApiKeyDocument = { _id: randomUUID(), ...key, last_used_at: null };
+      const doc: ApiKeyDocument = { _id: randomUUID(), ...key, last_used_at: null, monthly_spend_limit_usd: null };
       await keys.insertOne(doc);
       return fromDocument(doc);
     },
@@ -62,10 +76,11 @@ export function createApiKeyRepository(keys: Collection<ApiKeyDocument>): ApiKey
       return doc ? fromDocument(doc) : null;
     },
 
-    async setActive(id, userId, active) {
-      const result = await keys.updateOne(ownedBy(id, userId), { $set: { active_status: active } });
-      return result.matchedCount === 0 ? null : findOwned(id, userId);
+    setActive(id, userId, active) {
+      return updateOwned(id, userId, { active_status: active });
     },
+
+    updateOwned,
 
     async deleteOwned(id, userId) {
       return (await keys.deleteMany(ownedBy(id, userId))) > 0;

@@ -21,6 +21,11 @@ export interface ApiKeyDocument extends BaseDocument {
   active_status: boolean;
   key_hash: string;
   key_ciphertext: string;
+  /**
+   * The most the key may spend per calendar month (US dollars), set by its owner; null for no
+   * limit (and on keys stored before limits existed). What it has spent is counted in Redis (ApiKeyUsage).
+   */
+  monthly_spend_limit_usd: number | null;
 }
 
 export const apiKeySchema = new Schema<ApiKeyDocument>(
@@ -35,6 +40,7 @@ export const apiKeySchema = new Schema<ApiKeyDocument>(
     active_status: { type: Boolean, required: true },
     key_hash: { type: String, required: true, match: /^[0-9a-f]{64}$/ },
     key_ciphertext: { type: String, required: true, maxlength: 1000 },
+    monthly_spend_limit_usd: { type: Number, default: null, min: 0.01 },
   },
   { collection: "api_keys", versionKey: false, strict: "throw", id: false },
 );

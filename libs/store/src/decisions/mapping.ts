@@ -34,6 +34,9 @@ export function toDecisionDocument(decision: StoredDecision): DecisionDocument {
     api_key_id: decision.api_key_id,
     token_usage: Object.fromEntries(Object.entries(decision.token_usage).map(([provider, usage]) => [provider, copyUsage(usage)])),
     cost_usd: decision.cost_usd,
+    model_latencies_ms: { ...decision.model_latencies_ms },
+    model_costs_usd: { ...decision.model_costs_usd },
+    rerun_of: decision.rerun_of ?? null,
   };
 }
 
@@ -69,6 +72,10 @@ export function fromDecisionDocument(doc: DecisionDocument): StoredDecision {
     api_key_id: doc.api_key_id ?? null,
     token_usage: Object.fromEntries(Object.entries(doc.token_usage ?? {}).map(([provider, usage]) => [provider, copyUsage(usage)])),
     cost_usd: doc.cost_usd ?? 0,
+    // Decisions stored before per-model latencies and costs were kept have none.
+    model_latencies_ms: copyRecord(doc.model_latencies_ms),
+    model_costs_usd: copyRecord(doc.model_costs_usd),
+    rerun_of: doc.rerun_of ?? null,
   };
 }
 

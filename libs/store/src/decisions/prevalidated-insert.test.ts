@@ -77,8 +77,10 @@ const decisions: StoredDecision[] = [
     processing_time_ms: 2 ** 40,
     total_votes: 0,
     cost_usd: 0.000123,
+    model_latencies_ms: { openai: 0, gemini: null },
+    model_costs_usd: { openai: 0.000123, gemini: 0 },
   }),
-  sampleDecision({ id: "empty-maps", individual_responses: {}, raw_responses: {}, confidence_scores: {}, rationales: {}, model_versions: {}, token_usage: {}, vote_counts: {}, categories: [] }),
+  sampleDecision({ id: "empty-maps", individual_responses: {}, raw_responses: {}, confidence_scores: {}, rationales: {}, model_versions: {}, token_usage: {}, model_latencies_ms: {}, model_costs_usd: {}, vote_counts: {}, categories: [] }),
 ];
 
 interface DriverUnderTest {
@@ -204,6 +206,9 @@ describe("StoredDecisionSchema and the decisions schema", () => {
     api_key_id: [fc.option(anyText), fc.option(anyText)],
     token_usage: [record(validKey, usage(fc.nat(1_000))), record(anyKey, usage(anyCount))],
     cost_usd: [number, anyNumber],
+    model_latencies_ms: [record(validKey, fc.option(number)), record(anyKey, fc.option(anyNumber))],
+    model_costs_usd: [record(validKey, number), record(anyKey, anyNumber)],
+    rerun_of: [fc.constantFrom(null, undefined, "d0"), fc.constantFrom(null, undefined, "", "d0")],
   };
   const names = Object.keys(fields) as (keyof StoredDecision)[];
   /** A valid decision with one field (or none, or every one) replaced by any value of its type. */

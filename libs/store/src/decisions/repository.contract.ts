@@ -240,6 +240,26 @@ export function describeDecisionRepositoryContract(driverName: string, openEmpty
       });
     });
 
+    describe("rerunsOf", () => {
+      it("lists the owner's re-runs of a decision, newest first, within the limit, and none of another user's", async () => {
+        const at = (minute: number) => new Date(Date.UTC(2024, 5, 1, 12, minute));
+        await decisions.insertOnce(sampleDecision({ id: "first", user_id: "alice", timestamp: at(0) }));
+        await decisions.insertOnce(sampleDecision({ id: "judge", user_id: "alice", timestamp: at(1), rerun_of: "first", ensemble_mode: "judge" }));
+        await decisions.insertOnce(sampleDecision({ id: "gossip", user_id: "alice", timestamp: at(2), rerun_of: "first", ensemble_mode: "gossip" }));
+        await decisions.insertOnce(sampleDecision({ id: "bobs", user_id: "bob", timestamp: at(3), rerun_of: "first" }));
+        await decisions.insertOnce(sampleDecision({ id: "of-judge", user_id: "alice", timestamp: at(4), rerun_of: "judge" }));
+
+        expect((await decisions.rerunsOf("first", "alice", 10)).map((d) => [d.id, d.rerun_of])).toEqual([
+          ["gossip", "first"],
+          ["judge", "first"],
+        ]);
+        expect((await decisions.rerunsOf("first", "alice", 1)).map((d) => d.id)).toEqual(["gossip"]);
+        expect(await decisions.rerunsOf("first", "alice", 0)).toEqual([]);
+        expect((await decisions.findById("first"))?.rerun_of).toBeNull();
+        await expect(decisions.rerunsOf("first", "", 10)).rejects.toThrow(RangeError);
+      });
+    });
+
     describe("page", () => {
       const T = Date.UTC(2024, 5, 15, 12, 0, 0, 0);
       const at = (ms: number) => new Date(T + ms);

@@ -43,7 +43,15 @@ export interface DecisionRepository {
    * that match (for "Showing N decisions" and paging). Only ever that user's decisions.
    */
   page(query: DecisionListQuery & { userId: string }): Promise<DecisionPage>;
+  /**
+   * Every one of a user's decisions matching the filters (`limit` and `offset` are not used), newest
+   * first, read from the store's cursor as the caller consumes them: an export of any size in
+   * constant memory. Only ever that user's decisions.
+   */
+  stream(query: Omit<DecisionListQuery, "limit" | "offset"> & { userId: string }): AsyncIterable<StoredDecision>;
   count(): Promise<number>;
+  /** The user's re-runs of a decision (those whose `rerun_of` names it), newest first, at most `limit`; none of anyone else's. */
+  rerunsOf(decisionId: string, userId: string, limit: number): Promise<StoredDecision[]>;
   /**
    * What each of a user's API keys has cost: per key id, the sum of the `cost_usd` of the user's
    * decisions made with it (US dollars). A key with no decision is absent (it cost 0). Derived from
@@ -207,8 +215,21 @@ export function createDecisionRepository(
       return { decisions: docs.map(fromDecisionDocument), total };
     },
 
+    async *stream(query) {
+      assertUserId(query.userId);
+      const filter = decisionListFilter({ ...query, limit: 0, offset: 0 });
+      for await (const doc of decisions.stream(filter, { sort: NEWEST_FIRST })) yield fromDecisionDocument(doc);
+    },
+
     count() {
       return decisions.countDocuments({});
+    },
+
+    async rerunsOf(decisionId, userId, limit) {
+      assertUserId(userId);
+      if (limit <= 0) return []; // MongoDB reads limit 0 as "no limit".
+      const docs = await decisions.find({ rerun_of: { $eq: decisionId }, user_id: { $eq: userId } }, { sort: NEWEST_FIRST, limit });
+      return docs.map(fromDecisionDocument);
     },
 
     async costByApiKey(userId) {

@@ -73,6 +73,11 @@ export const decisionSchema = new Schema(
     token_usage: providerMap({ type: tokenUsageSchema, default: null }),
     // US dollars: the sum of the models' costs; 0 when simulated, and for decisions stored before costs were recorded.
     cost_usd: { type: Number, default: 0, min: 0 },
+    // Per model, its calls' milliseconds (null when none was awaited) and dollars; {} for decisions stored before they were kept.
+    model_latencies_ms: providerMap({ type: Number, default: null, min: 0 }),
+    model_costs_usd: providerMap({ type: Number, required: true, min: 0 }),
+    // The decision this one re-runs (another mode or panel on the same question); null when it is not a re-run.
+    rerun_of: nullableString,
   },
   {
     collection: "decisions",
@@ -93,5 +98,8 @@ export const decisionSchema = new Schema(
 decisionSchema.index({ user_id: 1, timestamp: -1, _id: -1 });
 // The whole history, newest first (list() without a user).
 decisionSchema.index({ timestamp: -1, _id: -1 });
+// A decision's re-runs, newest first (its detail page links them); most decisions are none, and
+// only the owner's are read, so the user id comes second.
+decisionSchema.index({ rerun_of: 1, user_id: 1, timestamp: -1 });
 
 export const decisionsCollection = defineCollection<DecisionDocument>("decisions", decisionSchema);

@@ -25,16 +25,18 @@ describe("decisions stored before API keys and token usage", () => {
     await dir.remove();
   });
 
-  it("read back with api_key_id null, token_usage {} and cost_usd 0", async () => {
+  it("read back with api_key_id null, token_usage {}, cost_usd 0 and no per-model latency or cost", async () => {
     const current = sampleDecision({ id: "old-1" });
     const old: Partial<DecisionDocument> & BaseDocument = toDecisionDocument(current);
     delete old.api_key_id;
     delete old.token_usage;
     delete old.cost_usd;
+    delete old.model_latencies_ms;
+    delete old.model_costs_usd;
     await writeFile(journalPath(dir.path, "decisions"), encodeJournalLine({ op: "put", doc: old }));
 
     store = await openStore({ mongoUrl: null, dataDir: dir.path });
-    const expected = { ...current, api_key_id: null, token_usage: {}, cost_usd: 0 };
+    const expected = { ...current, api_key_id: null, token_usage: {}, cost_usd: 0, model_latencies_ms: {}, model_costs_usd: {} };
     expect(await store.decisions.findById("old-1")).toEqual(expected);
     expect(await store.decisions.page({ userId: current.user_id!, limit: 10, offset: 0 })).toEqual({ decisions: [expected], total: 1 });
   });

@@ -32,6 +32,9 @@ export function sampleDecision(overrides: Partial<StoredDecision> = {}): StoredD
     },
     // gpt-4o, gemini-2.5-flash and claude-sonnet-4-6 at their list prices for those tokens.
     cost_usd: 0.0007 + 0.0001254 + 0.001173,
+    model_latencies_ms: { openai: 820, gemini: 640, claude: 1100 },
+    model_costs_usd: { openai: 0.0007, gemini: 0.0001254, claude: 0.001173 },
+    rerun_of: null,
     ...overrides,
   };
 }

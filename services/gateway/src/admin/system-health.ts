@@ -38,6 +38,20 @@ async function bounded<T>(probe: () => Promise<T>, what: string): Promise<T> {
   }
 }
 
+/**
+ * The value is the live workers of the required queues, the sum of the per-queue counts the message
+ * lists: one count behind both, so the dashboard never shows "Workers 0" beside "Every queue has a live worker".
+ */
+function workersCheck(required: readonly string[], queues: Record<string, QueueActivity>): HealthCheck {
+  const perQueue = required.map((name) => [name, queues[name]?.workers ?? 0] as const);
+  const live = perQueue.reduce((sum, [, workers]) => sum + workers, 0);
+  const listed = perQueue.map(([name, workers]) => `${name}: ${workers}`).join(", ");
+  const idle = perQueue.filter(([, workers]) => workers === 0).map(([name]) => name);
+  return idle.length > 0
+    ? { status: "critical", value: live, message: `No live worker for ${idle.join(", ")} (${listed})` }
+    : { status: "healthy", value: live, message: `Every queue has a live worker (${listed})` };
+}
+
 /** Names each provider whose vote queue its rate limiter holds, why, and the seconds left. */
 function rateLimitCheck(providers: readonly string[], queues: Record<string, QueueActivity>): HealthCheck {
   const held = providers
@@ -91,11 +105,7 @@ export function evaluateHealth(facts: HealthFacts): SystemHealth {
     checks.rate_limits = unknown;
   } else {
     const queues = facts.queues;
-    const idle = facts.requiredQueues.filter((name) => (queues[name]?.workers ?? 0) === 0);
-    const live = facts.requiredQueues.map((name) => `${name}: ${queues[name]?.workers ?? 0}`).join(", ");
-    checks.workers = idle.length > 0
-      ? { status: "critical", value: idle.length, message: `No live worker for ${idle.join(", ")} (${live})` }
-      : { status: "healthy", value: 0, message: `Every queue has a live worker (${live})` };
+    checks.workers = workersCheck(facts.requiredQueues, queues);
 
     const [fullest, fullestActivity] = Object.entries(queues).sort((a, b) => b[1].waiting - a[1].waiting)[0] ?? ["", undefined];
     const backlog = fullestActivity?.waiting ?? 0;

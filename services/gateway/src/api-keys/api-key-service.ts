@@ -1,13 +1,18 @@
 import { API_KEY_MESSAGES, type ApiKey, type ApiKeyCreate } from "@sd/contracts";
-import type { StoredApiKey, Store } from "@sd/store";
+import type { ApiKeyMonth, ApiKeyUsage } from "@sd/queue";
+import type { ApiKeyChanges, StoredApiKey, Store } from "@sd/store";
 import { DomainError } from "../use-cases/errors";
 import { generateApiKey, hashApiKey, isWellFormedApiKey, type KeyCipher } from "./key-material";
 
+/** A key that has made no call and cost nothing this month. */
+const NO_USE: ApiKeyMonth = { requests: 0, spend_usd: 0 };
+
 /**
  * A key as the key endpoints answer it: never its hash or ciphertext. `cost` (US dollars) is what
- * the key's decisions have cost, summed by the store (`DecisionRepository.costByApiKey`).
+ * the key's decisions have cost, summed by the store (`DecisionRepository.costByApiKey`); `month`
+ * its calls and spend this calendar month, counted in Redis (`ApiKeyUsage`).
  */
-export function toApiKey(key: StoredApiKey, cost: number): ApiKey {
+export function toApiKey(key: StoredApiKey, cost: number, month: ApiKeyMonth = NO_USE): ApiKey {
   return {
     id: key.id,
     name: key.name,
@@ -17,6 +22,9 @@ export function toApiKey(key: StoredApiKey, cost: number): ApiKey {
     last_used_at: key.last_used_at?.toISOString() ?? null,
     cost,
     active_status: key.active_status,
+    spend_this_month_usd: month.spend_usd,
+    requests_this_month: month.requests,
+    monthly_spend_limit_usd: key.monthly_spend_limit_usd,
   };
 }
 
@@ -32,6 +40,7 @@ export class ApiKeyService {
   constructor(
     private readonly store: Store,
     private readonly cipher: KeyCipher,
+    private readonly usage: ApiKeyUsage,
   ) {}
 
   async create(owner: { userId: string; email: string }, input: ApiKeyCreate, now = new Date()): Promise<ApiKey> {
@@ -51,16 +60,30 @@ export class ApiKeyService {
     return { ...toApiKey(stored, 0), keyvalue };
   }
 
-  /** The user's keys, newest first, with what each has cost (one aggregation for them all). */
+  /** The user's keys, newest first, with what each has cost (one aggregation for them all) and its month so far. */
   async list(userId: string): Promise<ApiKey[]> {
-    const [keys, costs] = await Promise.all([this.store.apiKeys.listForUser(userId), this.store.decisions.costByApiKey(userId)]);
-    return keys.map((key) => toApiKey(key, costs.get(key.id) ?? 0));
+    return this.withFigures(await this.store.apiKeys.listForUser(userId), userId);
   }
 
   async setActive(id: string, userId: string, active: boolean): Promise<ApiKey> {
-    const [updated, costs] = await Promise.all([this.store.apiKeys.setActive(id, userId, active), this.store.decisions.costByApiKey(userId)]);
-    if (!updated) throw notFound();
-    return toApiKey(updated, costs.get(updated.id) ?? 0);
+    return this.update(id, userId, { active_status: active });
+  }
+
+  /** Sets the key's monthly spend limit (US dollars), or removes it with null; it applies from the key's next decision. */
+  async setSpendLimit(id: string, userId: string, limitUsd: number | null): Promise<ApiKey> {
+    return this.update(id, userId, { monthly_spend_limit_usd: limitUsd });
+  }
+
+  /**
+   * Refuses a decision through `key` once its decisions this month have cost its spend limit, before
+   * any model is asked. Spend is added as decisions end, so decisions already running when the limit
+   * is reached still finish (and count): the limit is passed by at most their cost.
+   */
+  async assertWithinSpendLimit(key: StoredApiKey, now = new Date()): Promise<void> {
+    const limit = key.monthly_spend_limit_usd;
+    if (limit === null) return;
+    const spent = await this.usage.spendUsd(key.id, now);
+    if (spent >= limit) throw new DomainError("spend-limit", API_KEY_MESSAGES.spendLimitReached(limit, spent));
   }
 
   async delete(id: string, userId: string): Promise<void> {
@@ -76,6 +99,22 @@ export class ApiKeyService {
       // Encrypted under another API_KEY_ENCRYPTION_KEY (or damaged): the key still works, it just cannot be shown.
       throw new DomainError("conflict", "This API key can no longer be revealed (the server's encryption key changed). Create a new key.");
     }
+  }
+
+  private async update(id: string, userId: string, changes: ApiKeyChanges): Promise<ApiKey> {
+    const updated = await this.store.apiKeys.updateOwned(id, userId, changes);
+    if (!updated) throw notFound();
+    const [key] = await this.withFigures([updated], userId);
+    return key!;
+  }
+
+  /** The keys as answered, with their all-time cost and this month's calls and spend. */
+  private async withFigures(keys: readonly StoredApiKey[], userId: string): Promise<ApiKey[]> {
+    const [costs, months] = await Promise.all([
+      this.store.decisions.costByApiKey(userId),
+      this.usage.months(keys.map((key) => key.id)),
+    ]);
+    return keys.map((key) => toApiKey(key, costs.get(key.id) ?? 0, months.get(key.id)));
   }
 
   /**

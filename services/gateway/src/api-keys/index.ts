@@ -1,20 +1,20 @@
 import type { RequestHandler, Router } from "express";
 import { API_KEY_MESSAGES } from "@sd/contracts";
 import type { GatewayEnv } from "@sd/config";
-import type { Redis } from "@sd/queue";
+import { ApiKeyUsage, type Redis } from "@sd/queue";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
 import { perKeyRateLimit } from "../http/rate-limit";
 import { ApiKeyService } from "./api-key-service";
 import { IdempotencyRecords } from "./idempotency";
 import { KeyCipher } from "./key-material";
-import { currentApiKey, keyAccess } from "./middleware";
+import { currentApiKey, keyAccess, spendLimit } from "./middleware";
 import { MonthlyQuota } from "./monthly-quota";
 import { apiKeyRoutes } from "./routes";
 
 export { ApiKeyService, toApiKey } from "./api-key-service";
 export { IDEMPOTENCY_TTL_SECONDS, IdempotencyRecords } from "./idempotency";
-export { currentApiKey } from "./middleware";
+export { currentApiKey, spendLimit } from "./middleware";
 export { MonthlyQuota } from "./monthly-quota";
 
 export interface ApiKeys {
@@ -22,6 +22,8 @@ export interface ApiKeys {
   routes: Router;
   /** SD-API-KEY authentication, per-key rate limit and monthly quota, for /v1 and the external paths. */
   keyAccess: RequestHandler;
+  /** The key's monthly spend limit (402), after `keyAccess` on the routes that start decisions. */
+  spendLimit: RequestHandler;
   idempotency: IdempotencyRecords;
   service: ApiKeyService;
 }
@@ -39,7 +41,8 @@ export interface ApiKeysDeps {
 
 /** API keys: the owner's endpoints, and what every key-authenticated call goes through. */
 export function createApiKeys({ env, store, redis, logger, encryptionKey, requireUser, perUserLimit }: ApiKeysDeps): ApiKeys {
-  const service = new ApiKeyService(store, new KeyCipher(encryptionKey));
+  const usage = new ApiKeyUsage(redis, env.QUEUE_PREFIX);
+  const service = new ApiKeyService(store, new KeyCipher(encryptionKey), usage);
   const rateLimit = perKeyRateLimit(
     redis,
     env.QUEUE_PREFIX,
@@ -52,7 +55,8 @@ export function createApiKeys({ env, store, redis, logger, encryptionKey, requir
   const quota = new MonthlyQuota(redis, env.QUEUE_PREFIX, env.API_MONTHLY_QUOTA);
   return {
     routes: apiKeyRoutes({ keys: service, store, requireUser, perUserLimit, quota }),
-    keyAccess: keyAccess({ keys: service, store, rateLimit, quota, logger: logger.child({ component: "api-keys" }) }),
+    keyAccess: keyAccess({ keys: service, store, rateLimit, quota, usage, logger: logger.child({ component: "api-keys" }) }),
+    spendLimit: spendLimit(service),
     idempotency: new IdempotencyRecords(redis, env.QUEUE_PREFIX),
     service,
   };

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler, type Response } from "express";
 import { API_KEY_HEADER, API_KEY_MESSAGES } from "@sd/contracts";
 import type { Store, StoredApiKey } from "@sd/store";
+import type { ApiKeyUsage } from "@sd/queue";
 import type { Logger } from "@sd/telemetry";
 import type { AccessClaims } from "../auth/tokens";
 import { HttpError } from "../http/errors";
@@ -29,15 +30,30 @@ export interface KeyAccessDeps {
   rateLimit: RequestHandler;
   /** API requests per user per calendar month (API_MONTHLY_QUOTA). */
   quota: MonthlyQuota;
+  /** Each key's calls and spend per calendar month. */
+  usage: ApiKeyUsage;
   logger: Logger;
 }
 
 /**
+ * Refuses a call that would spend (a new decision) once the key's monthly spend limit is reached,
+ * with a 402 before the body is read or any model asked. Mounted after `keyAccess` on the routes
+ * that spend only: reading results and history stays open past the limit.
+ */
+export function spendLimit(keys: ApiKeyService): RequestHandler {
+  return async (_req, res, next) => {
+    await keys.assertWithinSpendLimit(currentApiKey(res));
+    next();
+  };
+}
+
+/**
  * Checks a key call in order: an active key (401), its per-minute limit, then the owner's monthly
- * quota (429s); calls the per-minute limit refuses are not counted. The key is never cached, so
+ * quota (429s); calls the per-minute limit refuses are not counted, the others count for the
+ * owner's quota and for the key's calls this month. The key is never cached, so
  * deactivating it takes effect on the next call on every replica. The request then acts as the owner.
  */
-export function keyAccess({ keys, store, rateLimit, quota, logger }: KeyAccessDeps): RequestHandler {
+export function keyAccess({ keys, store, rateLimit, quota, usage, logger }: KeyAccessDeps): RequestHandler {
   const authenticate: RequestHandler = async (req, res, next) => {
     const key = await keys.authenticate(req.get(API_KEY_HEADER));
     if (key === "missing") throw new HttpError(401, API_KEY_MESSAGES.missingKey);
@@ -65,6 +81,8 @@ export function keyAccess({ keys, store, rateLimit, quota, logger }: KeyAccessDe
       res.setHeader("Retry-After", String(secondsUntilNextMonth(now)));
       throw new HttpError(429, API_KEY_MESSAGES.quotaExceeded(quota.limit));
     }
+    // The key's share of the owner's count: the calls the settings table shows per key.
+    await usage.countRequest(key.id, now);
     next();
   };
 

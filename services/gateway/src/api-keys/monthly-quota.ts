@@ -1,21 +1,6 @@
-import { monthlyQuotaKey, type Redis } from "@sd/queue";
+import { monthlyQuotaKey, periodCounterExpiry, usagePeriod, type Redis } from "@sd/queue";
 
-/** `YYYY-MM` of `at`, in UTC. */
-export function usagePeriod(at: Date): string {
-  return at.toISOString().slice(0, 7);
-}
-
-/** The first instant of the month of `at` (UTC). */
-export function periodStart(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-}
-
-/** The first instant of the month after the one of `at` (UTC), when the quota starts again. */
-export function nextPeriodStart(at: Date): Date {
-  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
-}
-
-const DAY_MS = 24 * 3600 * 1000;
+export { nextPeriodStart, periodStart, usagePeriod } from "@sd/queue";
 
 // Counts one request unless the month's count has reached the quota; -1 means refused. The count
 // lives until a day into the next month (replicas whose clocks lag a little still find it).
@@ -41,8 +26,7 @@ export class MonthlyQuota {
 
   /** Counts one request of `userId` in the month of `at`: true when counted, false (nothing counted) past the quota. */
   async consume(userId: string, at: Date = new Date()): Promise<boolean> {
-    const expireAt = nextPeriodStart(at).getTime() + DAY_MS;
-    return (await this.redis.eval(CONSUME, 1, this.key(userId, at), this.limit, expireAt)) !== -1;
+    return (await this.redis.eval(CONSUME, 1, this.key(userId, at), this.limit, periodCounterExpiry(at))) !== -1;
   }
 
   /** The requests counted for `userId` in the month of `at`. */

@@ -38,6 +38,12 @@ export function apiKeyRoutes({ keys, store, requireUser, perUserLimit, quota }: 
     .mount(ENDPOINTS.updateApiKey, {
       handler: async ({ params, body, res }) => ({ status: 200, body: await keys.setActive(params.id, signedInUser(res).userId, body.active_status) }),
     })
+    .mount(ENDPOINTS.setApiKeySpendLimit, {
+      handler: async ({ params, body, res }) => ({
+        status: 200,
+        body: await keys.setSpendLimit(params.id, signedInUser(res).userId, body.monthly_spend_limit_usd),
+      }),
+    })
     .mount(ENDPOINTS.deleteApiKey, {
       handler: async ({ params, res }) => {
         await keys.delete(params.id, signedInUser(res).userId);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { API_KEY_HEADER, ErrorResponseSchema, V1_HEADERS } from "@sd/contracts";
+import { API_KEY_HEADER, ENSEMBLE_MODE_LABELS, ENSEMBLE_MODES, ErrorResponseSchema, OpenAiErrorSchema, V1_HEADERS } from "@sd/contracts";
 import { buildOpenApiDocument, SECURITY_SCHEMES } from "./document";
-import { ENDPOINT_LIST } from "@sd/contracts/endpoints";
+import { ENDPOINT_LIST, JsonRpcErrorSchema } from "@sd/contracts/endpoints";
 
 const document = buildOpenApiDocument();
 
@@ -13,6 +13,12 @@ describe("the OpenAPI document", () => {
     expect(document.openapi).toBe("3.1.0");
     expect(document.components?.securitySchemes?.[SECURITY_SCHEMES.apiKey]).toMatchObject({ type: "apiKey", in: "header", name: API_KEY_HEADER });
     expect(document.components?.securitySchemes?.[SECURITY_SCHEMES.bearer]).toMatchObject({ type: "http", scheme: "bearer" });
+  });
+
+  it("names every ensemble mode in its introduction, and which one is the default", () => {
+    const intro = String(document.info.description);
+    for (const mode of ENSEMBLE_MODES) expect(intro).toContain(`${ENSEMBLE_MODE_LABELS[mode]} (\`${mode}\``);
+    expect(intro).toContain("(`majority_voting`, the default)");
   });
 
   it("has one operation per documented endpoint, each with a unique operationId and a summary", () => {
@@ -51,7 +57,7 @@ describe("the OpenAPI document", () => {
     const ref = ((operationOf("/v1/ensemble", "post")!.responses as Json)["200"] as { content: Record<string, { schema: { $ref: string } }> }).content["application/json"]!.schema.$ref;
     const result = document.components?.schemas?.[ref.split("/").pop()!] as { properties: Record<string, { items: { properties: Record<string, Json>; required: string[] } }> };
     const vote = result.properties.vote_details!.items;
-    expect(vote.required.sort()).toEqual(["confidence", "llm_name", "response", "status"]);
+    expect(vote.required.sort()).toEqual(["confidence", "cost_usd", "latency_ms", "llm_name", "response", "status", "usage"]);
     expect(vote.properties.status).toMatchObject({ type: "string", enum: ["success", "error", "skipped"] });
     expect(String(vote.properties.status!.description)).toContain("skipped: early quorum decided before this vote was needed");
     // Polling answers the same result.
@@ -69,7 +75,9 @@ describe("the OpenAPI document", () => {
       for (const [status, response] of Object.entries(op.responses)) {
         // 431 is Node's own answer to oversized headers, before any route: it has no body.
         if (Number(status) < 400 || Number(status) === 431) continue;
-        expect(response.body?.schema, `${op.method} ${op.path} ${status}`).toBe(ErrorResponseSchema);
+        // The OpenAI-compatible routes answer OpenAI's error shape; the MCP transport answers JSON-RPC errors of its own.
+        const expected = op.errorShape === "openai" ? OpenAiErrorSchema : op.path === "/mcp" && response.body?.schema === JsonRpcErrorSchema ? JsonRpcErrorSchema : ErrorResponseSchema;
+        expect(response.body?.schema, `${op.method} ${op.path} ${status}`).toBe(expected);
       }
     }
   });
@@ -114,7 +122,7 @@ describe("the documented examples", () => {
       for (const [status, response] of Object.entries(op.responses)) {
         if (!response.body) continue;
         const content = (documented.responses as Record<string, { content: Record<string, { examples: Json }> }>)[status]!.content;
-        expect(content["application/json"]?.examples, `${op.path} ${status}`).toEqual(response.body.examples);
+        expect(content[response.body.contentType ?? "application/json"]?.examples, `${op.path} ${status}`).toEqual(response.body.examples);
       }
     }
   });

@@ -42,5 +42,14 @@ export function decisionRoutes({ decisions, publicLimit, byteLimit, imageBody, r
         const { userId, email } = signedInUser(res);
         return { status: 200, body: await decisions.decide(body, { ip: req.ip ?? null, user: { id: userId, email } }) };
       },
+    })
+    // A re-run is a new decision: admitted and limited as one.
+    .mount(ENDPOINTS.rerunMyDecision, {
+      before: [admit],
+      after: [userLimit],
+      handler: async ({ params, body, req, res }) => {
+        const { userId, email } = signedInUser(res);
+        return { status: 200, body: await decisions.rerun(params.id, body, { ip: req.ip ?? null, user: { id: userId, email } }) };
+      },
     }).router;
 }

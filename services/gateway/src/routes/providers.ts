@@ -9,11 +9,16 @@ import { EndpointRouter } from "../http/endpoint-router";
  * offer the choice, label its rows and say when answers are simulated.
  */
 export function providerRoutes(deciders: readonly ProviderConfig[], ensemble: EnsembleDefaults): Router {
-  const body: ProvidersResponse = {
+  const body = providersResponse(deciders, ensemble);
+  return new EndpointRouter("/api").mount(ENDPOINTS.listProviders, { handler: () => ({ status: 200, body }) }).router;
+}
+
+/** The models and defaults a panel is chosen from (also listed by the MCP server's list_models). */
+export function providersResponse(deciders: readonly ProviderConfig[], ensemble: EnsembleDefaults): ProvidersResponse {
+  return {
     providers: deciders.map(({ id, label, model, simulated }) => ({ id, label, model, simulated })),
     default_panel: [...ensemble.panel],
     default_judge: ensemble.judge,
     default_rounds: ensemble.rounds,
   };
-  return new EndpointRouter("/api").mount(ENDPOINTS.listProviders, { handler: () => ({ status: 200, body }) }).router;
 }

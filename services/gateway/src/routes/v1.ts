@@ -20,6 +20,8 @@ export interface V1RouteDeps {
   decisions: DecisionUseCases;
   /** SD-API-KEY authentication, the per-key rate limit and the monthly quota (see `keyAccess`). */
   keyAccess: RequestHandler;
+  /** The key's monthly spend limit: a new decision is refused (402) once its decisions this month cost that much. */
+  spendLimit: RequestHandler;
   /** Body bytes per minute per IP, before the key is charged (see `perIpByteLimit`). */
   byteLimit: RequestHandler;
   /** The JSON body reader for bodies with images. */
@@ -27,16 +29,19 @@ export interface V1RouteDeps {
 }
 
 /** The public REST API's decisions under /v1 (SD-API-KEY): stored as the key owner's, so they show in the owner's history. */
-export function v1Routes({ decisions, keyAccess, byteLimit, imageBody }: V1RouteDeps): Router {
+export function v1Routes({ decisions, keyAccess, spendLimit, byteLimit, imageBody }: V1RouteDeps): Router {
   return new EndpointRouter("/v1", { "api-key": keyAccess })
     .mount(ENDPOINTS.createEnsembleDecision, {
       before: [admission(decisions), byteLimit],
+      // Before the body is read and any model asked.
+      after: [spendLimit],
       bodyReader: imageBody,
       handler: async ({ body, req, res }) => {
         const key = currentApiKey(res);
-        const { prompt, valid_responses, ...options } = body;
+        const { prompt, valid_responses, preset, ...options } = body;
         const outcome = await decisions.submitApiDecision({
           request: { ...options, question: prompt, categories: valid_responses },
+          preset,
           requester: { ip: req.ip ?? null, user: { id: key.user_id, email: key.created_by }, apiKeyId: key.id },
           idempotencyKey: readIdempotencyKey(req),
           respondAsync: prefersAsync(req),

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import express, { Router } from "express";
-import { isClientRoute } from "@sd/contracts";
+import { isClientRoute, SHARED_PAGE_PREFIX } from "@sd/contracts";
 import { labelRoute, routeLabel, UNMATCHED_ROUTE } from "../http/observability";
 
 /**
@@ -24,6 +24,8 @@ export function webAppRoutes(distDir: string): Router {
   router.get(/^\/(?!api\/|v1\/|socket\.io\/).*/, (req, res) => {
     const page = isClientRoute(req.path);
     labelRoute(res, page ? "web app page" : UNMATCHED_ROUTE);
+    // A shared decision's page is public to whoever has the link, never to search engines.
+    if (req.path.startsWith(SHARED_PAGE_PREFIX)) res.set("X-Robots-Tag", "noindex");
     res.status(page ? 200 : 404).sendFile(index);
   });
   return router;

@@ -1,44 +1,38 @@
 import { randomUUID } from "node:crypto";
 import {
-  consensusScore,
   HISTORY_MESSAGES,
   V1_HEADERS,
   type DecisionRequest,
   type DecisionResponse,
+  type EnsembleOptions,
+  type RerunRequest,
+  type RerunResponse,
   type StoredDecision,
   type V1DecisionStatus,
   type V1EnsembleResponse,
-  type V1VoteStatus,
 } from "@sd/contracts";
 import type { Store } from "@sd/store";
 import { bodyFingerprint, type IdempotencyRecords } from "../api-keys/idempotency";
 import type { DecisionService, Requester } from "../decision-service";
 import { DomainError } from "./errors";
+import { withPreset } from "./presets";
+import { toV1EnsembleResponse } from "./v1-answer";
 
-/**
- * What became of a model's vote: skipped when early quorum did not await it (its record lists it;
- * a skipped vote is never counted, even if its answer came in), else success when it gave a
- * response, else error (its call failed, or it answered outside the categories).
- */
-function voteStatus(decision: StoredDecision, provider: string): V1VoteStatus {
-  if (decision.ensemble?.early_quorum?.skipped.includes(provider)) return "skipped";
-  return decision.individual_responses[provider] != null ? "success" : "error";
+/** The ensemble options a decision was made with, so a re-run changes only what it names. */
+function ensembleOptionsOf(decision: StoredDecision): EnsembleOptions {
+  const record = decision.ensemble;
+  return {
+    ensemble_mode: decision.ensemble_mode,
+    // Decisions stored before modes kept no panel: the default panel then.
+    models: record?.panel,
+    early_quorum: record ? record.early_quorum !== null : undefined,
+    judge_model: record?.judge?.provider,
+  };
 }
 
-/** A stored decision as the public API answers it. */
-export function toV1EnsembleResponse(decision: StoredDecision): V1EnsembleResponse {
-  return {
-    decision_id: decision.id,
-    ensemble_decision: decision.final_decision,
-    vote_details: Object.entries(decision.individual_responses).map(([llm_name, response]) => ({
-      llm_name,
-      response,
-      confidence: decision.confidence_scores[llm_name] ?? null,
-      status: voteStatus(decision, llm_name),
-    })),
-    total_votes: decision.total_votes,
-    consensus_score: consensusScore(decision.final_decision, decision.vote_counts),
-  };
+/** The options that are set: an option sent as undefined must not hide the first decision's. */
+function withoutUnset<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /** A decision asked for through an API key. */
@@ -48,6 +42,8 @@ export interface ApiDecisionInput {
   requester: Requester & { user: { id: string; email: string }; apiKeyId: string };
   /** Makes a retry with the same request answer the first decision. */
   idempotencyKey?: string;
+  /** The name of one of the key owner's panel presets: its options apply where the request sets none. */
+  preset?: string;
   /** Answer as soon as the decision is queued; the caller polls for the result. */
   respondAsync: boolean;
 }
@@ -84,13 +80,35 @@ export class DecisionUseCases {
   }
 
   /**
+   * Asks the models again on one of the user's decisions (its question, categories and images), as a
+   * new decision linked to it by `rerun_of`. Options left out keep the first decision's. Another
+   * user's decision is not found, exactly like an unknown id.
+   */
+  async rerun(decisionId: string, options: RerunRequest, requester: Omit<Requester, "apiKeyId"> & { user: { id: string; email: string } }): Promise<RerunResponse> {
+    const { store, decisions } = this.deps;
+    const original = await store.decisions.findOwned(decisionId, requester.user.id);
+    if (!original) throw new DomainError("not-found", HISTORY_MESSAGES.notFound);
+    const assets = original.images.length > 0 ? await store.imageAssets.listForDecision(original.id, requester.user.id) : [];
+    const request: DecisionRequest = {
+      question: original.question,
+      categories: original.categories,
+      images: assets.map((asset) => asset.image_data),
+      ...withoutUnset({ ...ensembleOptionsOf(original), ...withoutUnset(options) }),
+    };
+    const { result } = await decisions.start(request, { ...requester, apiKeyId: null }, { earlyQuorumByDefault: false, rerunOf: original.id });
+    return { ...(await result), rerun_of: original.id };
+  }
+
+  /**
    * A decision through an API key (early quorum on unless the request says otherwise). With an
    * idempotency key, a retry of the same request answers the first decision, and the same key with
    * another request is refused; a claim whose decision could not be queued is released.
    */
-  async submitApiDecision({ request, requester, idempotencyKey, respondAsync }: ApiDecisionInput): Promise<ApiDecisionOutcome> {
+  async submitApiDecision({ request: sent, preset, requester, idempotencyKey, respondAsync }: ApiDecisionInput): Promise<ApiDecisionOutcome> {
     const { decisions, idempotency } = this.deps;
     const begin = async (decisionId?: string): Promise<Started> => {
+      // Resolved only for a decision to run: a replay answers the first one even if the preset changed or went since.
+      const request = await withPreset(this.deps.store.presets, requester.user.id, preset, sent);
       const options = { earlyQuorumByDefault: true, decisionId };
       if (respondAsync) return { decisionId: await decisions.submit(request, requester, options), result: null };
       return decisions.start(request, requester, options);
@@ -101,7 +119,8 @@ export class DecisionUseCases {
     if (idempotencyKey === undefined) {
       started = await begin();
     } else {
-      const bodyHash = bodyFingerprint(request);
+      // The body as sent, the preset by its name.
+      const bodyHash = bodyFingerprint(preset === undefined ? sent : { ...sent, preset });
       const claim = await idempotency.claim(requester.apiKeyId, idempotencyKey, bodyHash, randomUUID());
       if (claim.kind === "conflict") {
         throw new DomainError(

@@ -15,8 +15,12 @@ export type DomainErrorKind =
   | "conflict"
   /** A retry key reused with another request. */
   | "key-reused"
+  /** The request is well formed but names something the caller does not have (an unknown preset). */
+  | "unknown-reference"
   /** The input is larger than allowed. */
   | "too-large"
+  /** A spending limit the owner set is reached: paying more (a higher limit) or a new period lets it through, waiting a moment does not. */
+  | "spend-limit"
   /** A limit or quota is used up for now. */
   | "rate-limited"
   /** Too much in flight: come back after `retryAfterSeconds`. */
@@ -36,7 +40,7 @@ export class DomainError extends Error {
   constructor(
     readonly kind: DomainErrorKind,
     message: string,
-    readonly details: { title?: string; retryAfterSeconds?: number } = {},
+    readonly details: { title?: string; retryAfterSeconds?: number; param?: string; code?: string } = {},
   ) {
     super(message);
     this.name = "DomainError";

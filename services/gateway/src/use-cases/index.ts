@@ -1,26 +1,60 @@
+import type { ProvidersResponse } from "@sd/contracts";
+import type { VoteFeed } from "@sd/live";
 import type { Store } from "@sd/store";
 import type { IdempotencyRecords } from "../api-keys/idempotency";
 import type { DecisionService } from "../decision-service";
 import { DecisionUseCases } from "./decisions";
 import { HistoryUseCases } from "./history";
 import { ImageAssetUseCases } from "./image-assets";
+import { PresetUseCases } from "./presets";
+import { ShareUseCases } from "./shares";
+import { HistoryExportUseCases } from "./history-export";
+import { ChatCompletionUseCases } from "./chat-completions";
+import { McpToolUseCases } from "./mcp-tools";
 
 export { DomainError, type DomainErrorKind } from "./errors";
-export { DecisionUseCases, toV1EnsembleResponse, type ApiDecisionInput, type ApiDecisionOutcome } from "./decisions";
+export { DecisionUseCases, type ApiDecisionInput, type ApiDecisionOutcome } from "./decisions";
+export { toV1EnsembleResponse } from "./v1-answer";
 export { HistoryUseCases } from "./history";
 export { ImageAssetUseCases, type AssetCaller } from "./image-assets";
+export { PresetUseCases, withPreset } from "./presets";
+export { ShareUseCases } from "./shares";
+export { HistoryExportUseCases } from "./history-export";
+export { ChatCompletionUseCases } from "./chat-completions";
+export { McpToolUseCases } from "./mcp-tools";
 
 /** What people do with the product, for every adapter (REST routes, and the ones to come) to call. */
 export interface UseCases {
   decisions: DecisionUseCases;
   history: HistoryUseCases;
   imageAssets: ImageAssetUseCases;
+  presets: PresetUseCases;
+  shares: ShareUseCases;
+  historyExport: HistoryExportUseCases;
+  chat: ChatCompletionUseCases;
+  mcp: McpToolUseCases;
 }
 
-export function createUseCases(deps: { store: Store; decisions: DecisionService; idempotency: IdempotencyRecords }): UseCases {
+export interface UseCaseDeps {
+  store: Store;
+  decisions: DecisionService;
+  idempotency: IdempotencyRecords;
+  /** Each model's progress, for the adapters that stream it (chat completions, MCP). */
+  votes: VoteFeed;
+  /** The models a panel is chosen from. */
+  providers: ProvidersResponse;
+}
+
+export function createUseCases(deps: UseCaseDeps): UseCases {
+  const decisions = new DecisionUseCases(deps);
   return {
-    decisions: new DecisionUseCases(deps),
-    history: new HistoryUseCases(deps.store),
+    decisions,
+    chat: new ChatCompletionUseCases({ decisions, store: deps.store, votes: deps.votes }),
+    mcp: new McpToolUseCases({ decisions, store: deps.store, providers: deps.providers, votes: deps.votes }),
+    history: new HistoryUseCases(deps.store, (panel, categories) => deps.decisions.ensembleDefaults.weightsOf(panel, categories)),
     imageAssets: new ImageAssetUseCases(deps.store),
+    presets: new PresetUseCases(deps.store.presets, deps.decisions.ensembleDefaults),
+    shares: new ShareUseCases(deps.store),
+    historyExport: new HistoryExportUseCases(deps.store),
   };
 }

@@ -22,6 +22,9 @@ import { WriteQueue, type InsertOutcome } from "./write-queue";
 import { WriteRoom } from "./write-room";
 import { StorageEvents } from "../../storage-health";
 
+/** Documents a stream copies at a time. */
+const STREAM_BATCH = 500;
+
 export function journalPath(dataDir: string, collection: string): string {
   return join(dataDir, `${collection}.journal.jsonl`);
 }
@@ -148,6 +151,31 @@ export class EmbeddedCollection<TDoc extends BaseDocument> implements Collection
     }
     // Picked fields are copied as they are picked: one copy, not a pick and then a clone.
     return this.apart.restore(fields ? found.map((doc) => pick(doc, fields)) : structuredClone(found), this.#stored);
+  }
+
+  /**
+   * `find`'s answer without its copy of every document: mingo's cursor walks the candidates (a sort
+   * orders references to the stored documents), and each batch is copied only when the consumer
+   * reaches it. A document deleted meanwhile is left out.
+   */
+  async *stream(filter: Filter, options: FindOptions = {}): AsyncIterable<TDoc> {
+    this.#assertOpen();
+    this.apart.assertNotUsedBy(filter, "a filter");
+    this.apart.assertNotUsedBy(options.sort, "a sort");
+    const { docs, exact } = this.#candidateSet(filter);
+    const cursor = find<TDoc, TDoc>(docs, (exact ? {} : filter) as Criteria<TDoc>, options.projection as Projection<TDoc> | undefined, MINGO_OPTIONS);
+    if (options.sort) cursor.sort(options.sort);
+    if (options.skip) cursor.skip(options.skip);
+    if (options.limit) cursor.limit(options.limit);
+    let batch: TDoc[] = [];
+    const copied = () => this.apart.restore(structuredClone(batch), this.#stored);
+    for (const doc of cursor as Iterable<TDoc>) {
+      batch.push(doc);
+      if (batch.length < STREAM_BATCH) continue;
+      yield* await copied();
+      batch = [];
+    }
+    if (batch.length > 0) yield* await copied();
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {

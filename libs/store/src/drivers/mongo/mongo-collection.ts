@@ -2,6 +2,9 @@ import type { Model, mongo, PipelineStage, UpdateQuery } from "mongoose";
 import type { BaseDocument, Collection, Filter, FindOptions, IdUpdate, Pipeline, Update, UpdateOptions, UpdateResult } from "../../collection";
 import { assertUpdateDocument } from "../../update-document";
 
+/** Documents a stream's cursor fetches per round trip. */
+const STREAM_BATCH = 500;
+
 /** A `Collection` on a mongoose model: documents are cast and validated by the schema on write, read back lean. */
 export class MongoCollection<TDoc extends BaseDocument> implements Collection<TDoc> {
   readonly name: string;
@@ -32,6 +35,14 @@ export class MongoCollection<TDoc extends BaseDocument> implements Collection<TD
     if (options.skip !== undefined) query.skip(options.skip);
     if (options.limit !== undefined) query.limit(options.limit);
     return query.lean<TDoc[]>().exec();
+  }
+
+  async *stream(filter: Filter, options: FindOptions = {}): AsyncIterable<TDoc> {
+    const query = this.model.find(filter, options.projection ?? null);
+    if (options.sort) query.sort(options.sort);
+    if (options.skip !== undefined) query.skip(options.skip);
+    if (options.limit !== undefined) query.limit(options.limit);
+    for await (const doc of query.lean<TDoc[]>().batchSize(STREAM_BATCH).cursor()) yield doc as TDoc;
   }
 
   async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
