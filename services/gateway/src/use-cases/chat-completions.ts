@@ -1,0 +1,161 @@
+import {
+  CHAT_MODELS,
+  DecisionRequestSchema,
+  IMAGE_TOO_LARGE,
+  MESSAGES,
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatVote,
+  type VoteEvent,
+  type ChatCompletionRequest,
+  type ChatModelList,
+  type DecisionRequest,
+  type SmartDecisionExtension,
+  type StoredDecision,
+  type V1EnsembleResponse,
+} from "@sd/contracts";
+import { randomUUID } from "node:crypto";
+import type { VoteFeed } from "@sd/live";
+import type { Store } from "@sd/store";
+import { answerContent, categorySlot, chatModel, questionOf, type CategorySlot } from "./chat-request";
+import type { ApiDecisionInput, DecisionUseCases } from "./decisions";
+import { DomainError } from "./errors";
+
+/** When the model list was first published (OpenAI's `created`, seconds): the ids never change meaning. */
+const MODELS_CREATED = 1_767_225_600;
+
+export interface ChatCompletionInput {
+  request: ChatCompletionRequest;
+  requester: ApiDecisionInput["requester"];
+  idempotencyKey?: string;
+}
+
+/** A chat completion request as the decision it asks for, with where its answer goes. */
+export interface ChatDecision {
+  decision: DecisionRequest;
+  slot: CategorySlot;
+  model: string;
+}
+
+/** The OpenAI Chat Completions shape of a decision: the question from the messages, the categories from the JSON schema. */
+export class ChatCompletionUseCases {
+  constructor(private readonly deps: { decisions: DecisionUseCases; store: Store; votes: VoteFeed }) {}
+
+  models(): ChatModelList {
+    return { object: "list", data: CHAT_MODELS.map(({ id }) => ({ id, object: "model", created: MODELS_CREATED, owned_by: "smart-decision" })) };
+  }
+
+  /** Reads the request into a decision, refusing what cannot be one with the REST API's texts. */
+  read(request: ChatCompletionRequest): ChatDecision {
+    const model = chatModel(request.model);
+    const slot = categorySlot(request.response_format);
+    const { question, images } = questionOf(request.messages);
+    const parsed = DecisionRequestSchema.safeParse({ question, categories: slot.categories, images, ...(model.mode ? { ensemble_mode: model.mode } : {}) });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      if (issue.code === "custom" && (issue.params as { reason?: string } | undefined)?.reason === IMAGE_TOO_LARGE) throw new DomainError("too-large", MESSAGES.imagesTooLarge);
+      throw new DomainError("invalid", issue.message, { param: issue.path[0] === "categories" ? "response_format" : "messages" });
+    }
+    return { decision: parsed.data, slot, model: model.id };
+  }
+
+  /** Decides and answers as a `chat.completion`. */
+  async complete({ request, requester, idempotencyKey }: ChatCompletionInput): Promise<ChatCompletion> {
+    const { decision, slot, model } = this.read(request);
+    return this.decide(decision, slot, model, requester, idempotencyKey);
+  }
+
+  /**
+   * Decides and streams it as OpenAI's chunks: the role, one chunk per settled vote (in the
+   * `smart_decision` field, which plain clients ignore), the answer, the last chunk with the
+   * finish reason and the decision, and the usage when `stream_options.include_usage` asks for it.
+   * Bad input is refused before the first chunk, so it still gets an error status.
+   */
+  async stream({ request, requester, idempotencyKey }: ChatCompletionInput, send: (chunk: ChatCompletionChunk) => void): Promise<void> {
+    const { decision, slot, model } = this.read(request);
+    const requestId = randomUUID();
+    const base = { id: `chatcmpl-${requestId}`, object: "chat.completion.chunk" as const, created: Math.floor(Date.now() / 1000), model };
+    const chunk = (delta: ChatCompletionChunk["choices"][number]["delta"], extra: Partial<ChatCompletionChunk> = {}, finish: "stop" | null = null): ChatCompletionChunk => ({
+      ...base,
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      ...extra,
+    });
+    const stopListening = this.deps.votes.listen(requestId, (event) => {
+      if (event.status === "pending") return;
+      send(chunk({}, { smart_decision: { vote: voteOf(event) } }));
+    });
+    try {
+      send(chunk({ role: "assistant", content: "" }));
+      const completion = await this.decide({ ...decision, request_id: requestId }, slot, model, requester, idempotencyKey);
+      const { message } = completion.choices[0]!;
+      send(chunk(message.content === null ? { refusal: message.refusal } : { content: message.content }));
+      send(chunk({}, { smart_decision: completion.smart_decision }, "stop"));
+      if (request.stream_options?.include_usage === true) send({ ...base, choices: [], usage: completion.usage });
+    } finally {
+      stopListening();
+    }
+  }
+
+  private async decide(decision: DecisionRequest, slot: CategorySlot, model: string, requester: ChatCompletionInput["requester"], idempotencyKey?: string): Promise<ChatCompletion> {
+    const outcome = await this.deps.decisions.submitApiDecision({ request: decision, requester, idempotencyKey, respondAsync: false });
+    if (outcome.kind !== "decided") throw new Error("a decision asked to wait answered as queued");
+    const stored = await this.deps.store.decisions.findOwned(outcome.result.decision_id, requester.user.id);
+    if (!stored) throw new Error(`decision ${outcome.result.decision_id} answered but is not in the store`);
+    return toChatCompletion(outcome.result, stored, slot, model);
+  }
+}
+
+/** A stored decision as OpenAI's `chat.completion`, with the votes in the `smart_decision` extension. */
+export function toChatCompletion(result: V1EnsembleResponse, stored: StoredDecision, slot: CategorySlot, model: string): ChatCompletion {
+  const usage = Object.values(stored.token_usage).reduce(
+    (sum, tokens) => (tokens ? { prompt: sum.prompt + tokens.input_tokens, completion: sum.completion + tokens.output_tokens } : sum),
+    { prompt: 0, completion: 0 },
+  );
+  const winner = result.ensemble_decision;
+  return {
+    id: `chatcmpl-${stored.id}`,
+    object: "chat.completion",
+    created: Math.floor(stored.timestamp.getTime() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: winner === null ? null : answerContent(slot, winner),
+          refusal: winner === null ? "No model gave a valid answer, so there is no decision." : null,
+        },
+        finish_reason: "stop",
+        logprobs: null,
+      },
+    ],
+    usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion },
+    smart_decision: decisionWithReasons(result, stored),
+  };
+}
+
+/** The API's answer with each vote's reason and the decision's cost, as chat completions and MCP give it. */
+export function decisionWithReasons(result: V1EnsembleResponse, stored: StoredDecision): SmartDecisionExtension {
+  return {
+    decision_id: result.decision_id,
+    ensemble_decision: result.ensemble_decision,
+    vote_details: result.vote_details.map((vote) => ({ ...vote, reason: stored.rationales[vote.llm_name] ?? null })),
+    total_votes: result.total_votes,
+    consensus_score: result.consensus_score,
+    cost_usd: stored.cost_usd,
+  };
+}
+
+/** A settled vote as a stream chunk carries it. */
+function voteOf(event: VoteEvent): ChatVote {
+  return {
+    llm_name: event.provider,
+    round: event.round ?? 1,
+    status: event.status === "pending" ? "error" : event.status,
+    response: event.response,
+    confidence: event.confidence,
+    reason: event.rationale,
+    latency_ms: event.latency_ms ?? null,
+    cost_usd: event.cost_usd ?? null,
+  };
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import {
+  DecisionRequestSchema,
+  ENSEMBLE_MODE_LABELS,
+  ENSEMBLE_MODES,
+  IMAGE_TOO_LARGE,
+  MESSAGES,
+  SmartDecisionExtensionSchema,
+  V1DecisionStatusSchema,
+  type ProvidersResponse,
+  type SmartDecisionExtension,
+  type V1DecisionStatus,
+  type VoteEvent,
+} from "@sd/contracts";
+import { randomUUID } from "node:crypto";
+import type { VoteFeed } from "@sd/live";
+import type { Store } from "@sd/store";
+import { decisionWithReasons } from "./chat-completions";
+import type { ApiDecisionInput, DecisionUseCases } from "./decisions";
+import { DomainError } from "./errors";
+
+/** What an MCP client may send to `decide`: loose here, so the REST API's validation gives its own texts. */
+export const DecideInputSchema = z.object({
+  question: z.string().describe("The question to decide, up to 4000 characters."),
+  categories: z.array(z.string()).describe("The answers the models may give: at least 2, at most 20."),
+  mode: z.enum(ENSEMBLE_MODES).optional().describe(`How the votes are combined: ${ENSEMBLE_MODES.join(", ")} (default majority_voting).`),
+  panel: z.array(z.string()).optional().describe("Model ids from list_models (default: the default panel)."),
+  images: z.array(z.string()).optional().describe("Up to 3 images as data URLs (data:image/...;base64,...)."),
+});
+export type DecideInput = z.infer<typeof DecideInputSchema>;
+
+export const DecisionOutputSchema = SmartDecisionExtensionSchema;
+
+export const GetDecisionInputSchema = z.object({ decision_id: z.string().describe("The decision_id a decide call answered.") });
+export const GetDecisionOutputSchema = V1DecisionStatusSchema;
+
+export const ModelListOutputSchema = z.object({
+  models: z.array(z.object({ id: z.string(), label: z.string(), model: z.string(), simulated: z.boolean(), in_default_panel: z.boolean() })),
+  modes: z.array(z.object({ id: z.enum(ENSEMBLE_MODES), label: z.string() })),
+});
+export type ModelList = z.infer<typeof ModelListOutputSchema>;
+
+/** The MCP tools' work, for one API key's owner: the same decisions, limits and texts as /v1. */
+export class McpToolUseCases {
+  constructor(private readonly deps: { decisions: DecisionUseCases; store: Store; providers: ProvidersResponse; votes: VoteFeed }) {}
+
+  /** Decides; `onVote` hears each model's settled vote as it arrives (MCP progress). */
+  async decide(input: DecideInput, requester: ApiDecisionInput["requester"], onVote?: (event: VoteEvent) => void): Promise<SmartDecisionExtension> {
+    const parsed = DecisionRequestSchema.safeParse({
+      question: input.question,
+      categories: input.categories,
+      images: input.images,
+      ...(input.mode ? { ensemble_mode: input.mode } : {}),
+      ...(input.panel ? { models: input.panel } : {}),
+    });
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      if (issue.code === "custom" && (issue.params as { reason?: string } | undefined)?.reason === IMAGE_TOO_LARGE) throw new DomainError("too-large", MESSAGES.imagesTooLarge);
+      throw new DomainError("invalid", issue.message);
+    }
+    const requestId = randomUUID();
+    const stopListening = onVote
+      ? this.deps.votes.listen(requestId, (event) => {
+          if (event.status !== "pending") onVote(event);
+        })
+      : () => undefined;
+    const outcome = await this.deps.decisions.submitApiDecision({ request: { ...parsed.data, request_id: requestId }, requester, respondAsync: false }).finally(stopListening);
+    if (outcome.kind !== "decided") throw new Error("a decision asked to wait answered as queued");
+    const stored = await this.deps.store.decisions.findOwned(outcome.result.decision_id, requester.user.id);
+    if (!stored) throw new Error(`decision ${outcome.result.decision_id} answered but is not in the store`);
+    return decisionWithReasons(outcome.result, stored);
+  }
+
+  getDecision(decisionId: string, ownerId: string): Promise<V1DecisionStatus> {
+    return this.deps.decisions.decisionStatus(decisionId, ownerId);
+  }
+
+  models(): ModelList {
+    const { providers, default_panel } = this.deps.providers;
+    return {
+      models: providers.map(({ id, label, model, simulated }) => ({ id, label, model, simulated, in_default_panel: default_panel.includes(id) })),
+      modes: ENSEMBLE_MODES.map((id) => ({ id, label: ENSEMBLE_MODE_LABELS[id] })),
+    };
+  }
+}
+
+/** A decision in one line, for MCP clients that show only a tool's text. */
+export function decisionSummary(decision: Pick<SmartDecisionExtension, "decision_id" | "ensemble_decision" | "consensus_score"> & { vote_details: readonly { llm_name: string; response: string | null; status: string }[] }): string {
+  const votes = decision.vote_details.map((vote) => `${vote.llm_name}: ${vote.response ?? vote.status}`).join(", ");
+  const verdict = decision.ensemble_decision === null ? "No model gave a valid answer, so there is no decision." : `Decision: ${decision.ensemble_decision}.`;
+  return `${verdict} Votes: ${votes}. Consensus ${Math.round(decision.consensus_score * 100)}%. Decision id ${decision.decision_id}.`;
+}
