@@ -23,18 +23,23 @@ export function send(baseUrl: string, wire: WireRequest): Promise<WireAnswer> {
     const headers: Record<string, string | string[]> = { ...wire.headers };
     if (wire.body !== null) headers["content-length"] = String(wire.body.length);
     let req;
+    let answer: (() => void) | null = null;
     try {
       req = request({ host: url.hostname, port: url.port, method: wire.method, path: wire.path, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
+        const answered = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") });
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", answered);
         res.on("error", (error) => resolve({ status: 0, headers: {}, text: "", error: error.message }));
+        // A server that answers before reading a body it refuses (Node's own 431 for oversized headers)
+        // closes the connection while the body is still being sent: the answer came, then the reset.
+        answer = answered;
       });
     } catch (error) {
       // Node's own checks of what a client may write (a bug in a generator, not in the product).
       throw new Error(`the fuzz suite wrote a request node:http refuses to send: ${(error as Error).message}`, { cause: error });
     }
-    req.on("error", (error) => resolve({ status: 0, headers: {}, text: "", error: error.message }));
+    req.on("error", (error) => (answer ? answer() : resolve({ status: 0, headers: {}, text: "", error: error.message })));
     req.end(wire.body ?? undefined);
   });
 }

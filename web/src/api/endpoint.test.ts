@@ -7,7 +7,7 @@ import { ApiError, InvalidResponseError } from "./client";
 import { callEndpoint, endpointRequest, successSchema, type EndpointResult } from "./endpoint";
 
 const INVALID = { detail: "Could not validate credentials" };
-const KEY = { id: "k1", name: "Bot", workspace: "Default", created_by: "u1", active_status: false, created_at: "2025-01-01T00:00:00.000Z", last_used_at: null, cost: 0 };
+const KEY = { id: "k1", name: "Bot", workspace: "Default", created_by: "u1", active_status: false, created_at: "2025-01-01T00:00:00.000Z", last_used_at: null, cost: 0, spend_this_month_usd: 0, requests_this_month: 0, monthly_spend_limit_usd: null };
 
 function session(accessToken: string | null): AuthorizationSource & { refreshes: number } {
   const source = {

@@ -5,8 +5,8 @@ import { SecondaryIndexes } from "./secondary-indexes";
 
 describe("SecondaryIndexes", () => {
   it("keys on the leading field of each declared index whose values are primitives", () => {
-    // decisions: {user_id, timestamp, _id} and {timestamp, _id}; a Date-led index gets no lookup table.
-    expect(SecondaryIndexes.fromSchema(decisionSchema).fields).toEqual(["user_id"]);
+    // decisions: {user_id, timestamp, _id}, {rerun_of, ...} and {timestamp, _id}; a Date-led index gets no lookup table.
+    expect(SecondaryIndexes.fromSchema(decisionSchema).fields).toEqual(["user_id", "rerun_of"]);
     expect(SecondaryIndexes.fromSchema(imageAssetSchema).fields.sort()).toEqual(["decisionHistory_id", "user_id"]);
   });
 
