@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_MESSAGES, ApiKeySchema, ENSEMBLE_MODES, HISTORY_MESSAGES, MESSAGES, SmartDecisionExtensionSchema, V1DecisionStatusSchema, type AuthResponse } from "@sd/contracts";
@@ -22,12 +24,14 @@ async function connect(key: string): Promise<Client> {
 }
 
 let alice: AuthResponse;
+let aliceKey: string;
 let aliceClient: Client;
 let bobClient: Client;
 
 beforeAll(async () => {
   alice = await stack.signIn();
-  aliceClient = await connect(await newKey(alice));
+  aliceKey = await newKey(alice);
+  aliceClient = await connect(aliceKey);
   bobClient = await connect(await newKey(await stack.signIn()));
 });
 
@@ -109,6 +113,11 @@ describe("the MCP server through the MCP SDK's client", () => {
     expect(list.models.filter((model) => model.in_default_panel).map((model) => model.id).sort()).toEqual(["claude", "gemini", "openai"]);
   });
 
+  it("answers a GET (a standalone stream) 405 Allow: POST, as a stateless Streamable HTTP server does", async () => {
+    const response = await fetch(`${stack.url}/mcp`, { headers: { accept: "text/event-stream", authorization: `Bearer ${aliceKey}` } });
+    expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
+  });
+
   it("refuses a client without a key, or with an unknown one, at connection", async () => {
     const refused = await connect("sd_live_not-a-key").then(
       () => null,
@@ -117,5 +126,24 @@ describe("the MCP server through the MCP SDK's client", () => {
     expect(refused?.message).toContain(API_KEY_MESSAGES.invalidKey);
     const response = await fetch(`${stack.url}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
     expect([response.status, await response.json()]).toEqual([401, { detail: API_KEY_MESSAGES.missingKey }]);
+  });
+});
+
+/** The MCP Inspector's command line (`mcp-inspector --cli`), the tool MCP server authors check a server with. */
+describe("the MCP Inspector's CLI against /mcp", () => {
+  const inspect = async (...args: string[]) => {
+    const { stdout } = await promisify(execFile)("npx", ["--no-install", "mcp-inspector", "--cli", `${stack.url}/mcp`, "--header", `Authorization: Bearer ${aliceKey}`, ...args]);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  };
+
+  it("lists the three tools and calls decide", async () => {
+    const listed = (await inspect("--method", "tools/list")) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(["decide", "get_decision", "list_models"]);
+    const called = (await inspect("--method", "tools/call", "--tool-name", "decide", "--tool-arg", "question=Tea or coffee?", 'categories=["Tea","Coffee"]')) as {
+      structuredContent: unknown;
+      isError?: boolean;
+    };
+    expect(called.isError).toBeFalsy();
+    expect(["Tea", "Coffee"]).toContain(SmartDecisionExtensionSchema.parse(called.structuredContent).ensemble_decision);
   });
 });

@@ -208,7 +208,7 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
       expect(periodsAsked(requests, "usage-stats")).toEqual(["month"]);
       expect(periodsAsked(requests, "recent-decisions")).toEqual(["day"]);
       expect(periodsAsked(requests, "system-health")).toEqual(["day"]);
-      expect(await periodPicker(page).inputValue()).toBe("month");
+      await expect.poll(() => periodPicker(page).inputValue()).toBe("month");
       expect(await periodPicker(page).locator("option").allTextContents()).toEqual(["Last Day", "Last Week", "Last Month"]);
       // One period picker for the whole page, whichever tab is open.
       for (const name of ["Overview", "Trends", "Users", "Recent Activity", "System Health"]) {
@@ -269,7 +269,7 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
     await page.reload();
     await region(page, "Recent Activity").getByText("Move the offsite to May?").waitFor();
     expect(await tab(page, "Recent Activity").getAttribute("aria-selected")).toBe("true");
-    expect(await periodPicker(page).inputValue()).toBe("week");
+    await expect.poll(() => periodPicker(page).inputValue()).toBe("week");
     await tab(page, "Overview").click();
     await statValue(page, "Total Decisions").filter({ hasText: /^4$/ }).waitFor();
     expect(periodsAsked(requests, "system-health").at(-1)).toBe("week");
@@ -315,7 +315,7 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
       await tab(page, "Recent Activity").click();
       const panel = region(page, "Recent Activity");
       // No period chosen yet: the picker shows the day Recent Activity defaults to.
-      expect(await periodPicker(page).inputValue()).toBe("day");
+      await expect.poll(() => periodPicker(page).inputValue()).toBe("day");
       const items = panel.getByTestId("activity-item");
       await items.first().waitFor();
       expect(await items.count()).toBe(3);
@@ -361,7 +361,7 @@ describe.skipIf(browserUnavailable)("admin: the dashboard's figures", () => {
       await openDashboard(page);
       await tab(page, "System Health").click();
       const panel = region(page, "System Health");
-      expect(await periodPicker(page).inputValue()).toBe("day");
+      await expect.poll(() => periodPicker(page).inputValue()).toBe("day");
       const day = await serverHealth("day");
       const badge = panel.getByTestId("status-badge");
       await badge.waitFor();

@@ -420,21 +420,26 @@ describe.skipIf(browserUnavailable)("session expiry", () => {
     const email = freshEmail("returning");
     const auth = await signInAs(page, email, "/dashboard");
     const refreshes = answersTo(page.context(), "/api/auth/refresh");
-    await timeTravel(page, 16 * MINUTE);
-    expect(await serverAccepts(auth.tokens.access_token)).toBe(false);
-
     // The tab is reloaded and, while its refresh is held on the way to the server, a second tab is
-    // opened: both renew the same stored session at once.
-    let heldRefresh: () => void = () => undefined;
+    // opened: both renew the same stored session at once. Refreshes are held from before the clocks
+    // move, so one the open page starts as its clock jumps waits too (the reload then aborts it).
+    const held: (() => void)[] = [];
+    const heldRefresh = () => held.splice(0).forEach((release) => release());
+    let reloading = false;
     let announceHeld: () => void = () => undefined;
     const refreshHeld = new Promise<void>((announce) => (announceHeld = announce));
     await page.route("**/api/auth/refresh", async (route) => {
       await new Promise<void>((release) => {
-        heldRefresh = release;
-        announceHeld();
+        held.push(release);
+        if (reloading) announceHeld();
       });
-      await route.continue();
+      // A refresh the reload aborted cannot continue.
+      await route.continue().catch(() => undefined);
     });
+    await timeTravel(page, 16 * MINUTE);
+    expect(await serverAccepts(auth.tokens.access_token)).toBe(false);
+
+    reloading = true;
     await page.reload();
     await refreshHeld;
     const second = await page.context().newPage();

@@ -37,6 +37,7 @@ export const mcpEndpoints = [
         ").",
       "Tools: `decide` {question, categories, mode?, panel?, images?} makes a decision and answers it as `structuredContent` (votes, reasons, consensus, cost) with a one-line text; `get_decision` {decision_id}; `list_models` (the panel's models and the modes).",
       "A tool's failure is an MCP tool error (`isError`) with the REST API's text. The body is a JSON-RPC message; send `Accept: application/json, text/event-stream`.",
+      "The server is stateless, so it offers no standalone stream: GET and DELETE on /mcp answer 405 with `Allow: POST`, as the transport specifies.",
     ].join("\n"),
     access: "api-key",
     body: json(JsonRpcMessageSchema, {

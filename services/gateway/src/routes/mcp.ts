@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import type { VoteEvent } from "@sd/contracts";
@@ -119,21 +119,29 @@ export interface McpRouteDeps {
  * own, so any gateway replica can take any request), authenticated by an API key.
  */
 export function mcpRoutes({ tools, decisions, keyAccess, assertWithinSpendLimit, byteLimit, imageBody, logger }: McpRouteDeps): Router {
-  return new EndpointRouter("", { "api-key": keyAccess }).mount(ENDPOINTS.mcp, {
+  const handler = async ({ req, res }: { req: Request; res: Response }) => {
+    const key = currentApiKey(res);
+    const requester = { ip: req.ip ?? null, user: { id: key.user_id, email: key.created_by }, apiKeyId: key.id };
+    const server = serverFor(tools, requester, () => assertWithinSpendLimit(key), logger);
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+  const router = new EndpointRouter("", { "api-key": keyAccess }).mount(ENDPOINTS.mcp, {
     before: [bearerApiKey, admission(decisions), byteLimit],
     bodyReader: imageBody,
     rawBody: true,
-    handler: async ({ req, res }) => {
-      const key = currentApiKey(res);
-      const requester = { ip: req.ip ?? null, user: { id: key.user_id, email: key.created_by }, apiKeyId: key.id };
-      const server = serverFor(tools, requester, () => assertWithinSpendLimit(key), logger);
-      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      res.on("close", () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
-    },
+    handler,
   }).router;
+  // A stateless server offers no standalone stream: any other method is a 405, as the transport
+  // specifies. A client that gets another answer to its GET (a 404) may give up on the server's
+  // tools, and an open stream would hold a connection for nothing.
+  router.all("/mcp", (_req, res) => {
+    res.status(405).set("Allow", "POST").json({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: this server is stateless; send requests with POST." }, id: null });
+  });
+  return router;
 }

@@ -6,7 +6,7 @@ import {
   IMAGE_TOO_LARGE,
   MESSAGES,
   SmartDecisionExtensionSchema,
-  V1DecisionStatusSchema,
+  V1EnsembleResponseSchema,
   type ProvidersResponse,
   type SmartDecisionExtension,
   type V1DecisionStatus,
@@ -32,7 +32,12 @@ export type DecideInput = z.infer<typeof DecideInputSchema>;
 export const DecisionOutputSchema = SmartDecisionExtensionSchema;
 
 export const GetDecisionInputSchema = z.object({ decision_id: z.string().describe("The decision_id a decide call answered.") });
-export const GetDecisionOutputSchema = V1DecisionStatusSchema;
+/** V1DecisionStatusSchema as one object: an MCP output schema must be `type: object` at the top (a union is not). */
+export const GetDecisionOutputSchema = z.object({
+  decision_id: z.string(),
+  status: z.enum(["pending", "complete"]),
+  result: V1EnsembleResponseSchema.nullable().describe("The decision once complete; null while pending."),
+});
 
 export const ModelListOutputSchema = z.object({
   models: z.array(z.object({ id: z.string(), label: z.string(), model: z.string(), simulated: z.boolean(), in_default_panel: z.boolean() })),
