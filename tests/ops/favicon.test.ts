@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webAppRoutes } from "../../services/gateway/src/routes/web-app";
+import { webAppRoutes } from "@sd/gateway";
 
 /** Browsers ask every site for /favicon.ico: it is an icon, not the not-found page. */
 const DIST = new URL("../../web/dist/", import.meta.url);

@@ -1,1 +1,2 @@
 export * from "./service";
+export { webAppRoutes } from "./routes/web-app";
