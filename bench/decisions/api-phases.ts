@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { API_KEY_HEADER, ApiKeySchema } from "@sd/contracts";
 import { signInByMail } from "@sd/testing/sign-in";
 import { SmtpCapture } from "@sd/testing/smtp-capture";
+import { ADAPTER_CONCURRENCY, benchAdapters, type AdapterResult } from "./adapter-phases";
 import { BASELINE_PATH, BASELINE_QUORUM_PATH, BaselineResponseSchema } from "./baseline-contract";
 import { startDeployment, type Deployment } from "./deployment";
 import { LoadClient, measureDecisions, measurePair, type Answer, type PhaseRecord } from "./http-load";
@@ -18,6 +19,8 @@ export interface ApiResult {
   /** The key check alone: one history page through each, one request at a time. */
   bearerCheck: PhaseRecord;
   keyCheck: PhaseRecord;
+  /** /v1/chat/completions and MCP `decide`, each against /v1/ensemble. */
+  adapters: AdapterResult;
   /**
    * /v1/ensemble with each model at its own latency: early quorum on (the /v1 default) and off;
    * and the direct baseline on the same questions: answered at the quorum (the second-fastest
@@ -97,6 +100,8 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
     const [bearerRun, keyRun] = await measurePair(options.n, options.c, withBearer, withKey, options.rampMs);
     ctx.progress(`api: the key check alone (${options.checks} each, one at a time)`);
     const [bearerCheck, keyCheck] = await measurePair(options.checks, 1, historyWithBearer, historyWithKey);
+    ctx.progress(`api: /v1/chat/completions and MCP decide, each against /v1/ensemble (${options.n} each at concurrency ${ADAPTER_CONCURRENCY})`);
+    const adapters = await benchAdapters(deployment.url, client, keyed, options.n, options.rampMs);
 
     // Each model at its own latency, all agreeing, for questions carrying this run's tag only.
     const tag = `eq-${randomUUID().slice(0, 8)}`;
@@ -149,7 +154,7 @@ export async function benchApi(ctx: BenchContext): Promise<ApiResult> {
     }
     // Last: 30 MB bodies leave large garbage behind that would slow the phases after them.
     const images = options.images.n > 0 ? await benchImages(ctx, deployment, bearer) : null;
-    return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, earlyQuorum: { on, off, directQuorum, directAll, latencies, moreRounds }, images };
+    return { bearer: bearerRun, keyed: keyRun, bearerCheck, keyCheck, adapters, earlyQuorum: { on, off, directQuorum, directAll, latencies, moreRounds }, images };
   } finally {
     direct.close();
     client.close();

@@ -1,3 +1,4 @@
+import { ADAPTER_CONCURRENCY } from "./adapter-phases";
 import type { ApiResult, ImagesResult } from "./api-phases";
 import type { PhaseRecord } from "./http-load";
 import type { BenchOptions, Variant } from "./options";
@@ -364,7 +365,7 @@ function imagesReport({ mb, runs }: ImagesResult, w: number): string[] {
 export function apiReport(api: ApiResult, options: BenchOptions): string {
   const precise = (v: number) => `${v.toFixed(2)} ms`;
   const w = 56;
-  const pair = (title: string, rows: [string, PhaseRecord][], perSecond: string, note: string) => {
+  const pair = (title: string, rows: [string, PhaseRecord][], perSecond: string, note: string, difference = "API key - bearer, at p50") => {
     const [a, b] = rows.map(([, record]) => record.latency());
     return [
       title,
@@ -373,7 +374,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
         const l = record.latency();
         return row(name, w, [precise(l.p50), precise(l.p95), precise(l.p99), record.perSecond.toFixed(1), errorsOf(record)]);
       }),
-      row("API key - bearer, at p50", w, [signedMs(b!.p50 - a!.p50)]) + `   ${note}`,
+      row(difference, w, [signedMs(b!.p50 - a!.p50)]) + `   ${note}`,
       "",
     ];
   };
@@ -403,6 +404,26 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
       ],
       "requests/s",
       "(target: under +1 ms)",
+    ),
+    ...pair(
+      `The same kind of decision through /v1/ensemble and the OpenAI-compatible route, interleaved (N=${options.n} each, concurrency=${ADAPTER_CONCURRENCY}, the same API key)`,
+      [
+        ["POST /v1/ensemble", api.adapters.ensembleForChat],
+        ["POST /v1/chat/completions (openai's wire format)", api.adapters.chat],
+      ],
+      "decisions/s",
+      "(reading the schema and messages, the extra store read, the chat.completion shape)",
+      "chat completions - /v1/ensemble, at p50",
+    ),
+    ...pair(
+      `The same kind of decision through /v1/ensemble and the MCP server's decide tool (the MCP SDK's client), interleaved (N=${options.n} each, concurrency=${ADAPTER_CONCURRENCY})`,
+      [
+        ["POST /v1/ensemble", api.adapters.ensembleForMcp],
+        ["MCP tools/call decide (POST /mcp)", api.adapters.mcp],
+      ],
+      "decisions/s",
+      "(JSON-RPC, a server per request, the extra store read)",
+      "MCP decide - /v1/ensemble, at p50",
     ),
     ...(api.images ? imagesReport(api.images, w) : []),
     `Early quorum: /v1/ensemble with ${Object.entries(latencies)
