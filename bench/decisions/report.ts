@@ -412,7 +412,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
         ["POST /v1/chat/completions (openai's wire format)", api.adapters.chat],
       ],
       "decisions/s",
-      "(reading the schema and messages, the extra store read, the chat.completion shape)",
+      "(reading the schema and messages, the chat.completion shape)",
       "chat completions - /v1/ensemble, at p50",
     ),
     ...pair(
@@ -422,7 +422,7 @@ export function apiReport(api: ApiResult, options: BenchOptions): string {
         ["MCP tools/call decide (POST /mcp)", api.adapters.mcp],
       ],
       "decisions/s",
-      "(JSON-RPC, a server per request, the extra store read)",
+      "(JSON-RPC, a server per request)",
       "MCP decide - /v1/ensemble, at p50",
     ),
     ...(api.images ? imagesReport(api.images, w) : []),

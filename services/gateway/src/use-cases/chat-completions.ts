@@ -1,8 +1,6 @@
+import { randomUUID } from "node:crypto";
 import {
   CHAT_MODELS,
-  DecisionRequestSchema,
-  IMAGE_TOO_LARGE,
-  MESSAGES,
   type ChatCompletion,
   type ChatCompletionChunk,
   type ChatVote,
@@ -14,12 +12,10 @@ import {
   type StoredDecision,
   type V1EnsembleResponse,
 } from "@sd/contracts";
-import { randomUUID } from "node:crypto";
 import type { VoteFeed } from "@sd/live";
-import type { Store } from "@sd/store";
+import { decideAndWait, parseDecisionRequest } from "./api-decision";
 import { answerContent, categorySlot, chatModel, questionOf, type CategorySlot } from "./chat-request";
 import type { ApiDecisionInput, DecisionUseCases } from "./decisions";
-import { DomainError } from "./errors";
 
 /** When the model list was first published (OpenAI's `created`, seconds): the ids never change meaning. */
 const MODELS_CREATED = 1_767_225_600;
@@ -39,7 +35,7 @@ export interface ChatDecision {
 
 /** The OpenAI Chat Completions shape of a decision: the question from the messages, the categories from the JSON schema. */
 export class ChatCompletionUseCases {
-  constructor(private readonly deps: { decisions: DecisionUseCases; store: Store; votes: VoteFeed }) {}
+  constructor(private readonly deps: { decisions: DecisionUseCases; votes: VoteFeed }) {}
 
   models(): ChatModelList {
     return { object: "list", data: CHAT_MODELS.map(({ id }) => ({ id, object: "model", created: MODELS_CREATED, owned_by: "smart-decision" })) };
@@ -50,19 +46,17 @@ export class ChatCompletionUseCases {
     const model = chatModel(request.model);
     const slot = categorySlot(request.response_format);
     const { question, images } = questionOf(request.messages);
-    const parsed = DecisionRequestSchema.safeParse({ question, categories: slot.categories, images, ...(model.mode ? { ensemble_mode: model.mode } : {}) });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      if (issue.code === "custom" && (issue.params as { reason?: string } | undefined)?.reason === IMAGE_TOO_LARGE) throw new DomainError("too-large", MESSAGES.imagesTooLarge);
-      throw new DomainError("invalid", issue.message, { param: issue.path[0] === "categories" ? "response_format" : "messages" });
-    }
-    return { decision: parsed.data, slot, model: model.id };
+    const decision = parseDecisionRequest({ question, categories: slot.categories, images, ...(model.mode ? { ensemble_mode: model.mode } : {}) }, (field) =>
+      field === "categories" ? "response_format" : "messages",
+    );
+    return { decision, slot, model: model.id };
   }
 
   /** Decides and answers as a `chat.completion`. */
   async complete({ request, requester, idempotencyKey }: ChatCompletionInput): Promise<ChatCompletion> {
     const { decision, slot, model } = this.read(request);
-    return this.decide(decision, slot, model, requester, idempotencyKey);
+    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request: decision, requester, idempotencyKey });
+    return toChatCompletion(result, stored, slot, model);
   }
 
   /**
@@ -73,35 +67,21 @@ export class ChatCompletionUseCases {
    */
   async stream({ request, requester, idempotencyKey }: ChatCompletionInput, send: (chunk: ChatCompletionChunk) => void): Promise<void> {
     const { decision, slot, model } = this.read(request);
-    const requestId = randomUUID();
-    const base = { id: `chatcmpl-${requestId}`, object: "chat.completion.chunk" as const, created: Math.floor(Date.now() / 1000), model };
+    const base = { id: `chatcmpl-${randomUUID()}`, object: "chat.completion.chunk" as const, created: Math.floor(Date.now() / 1000), model };
     const chunk = (delta: ChatCompletionChunk["choices"][number]["delta"], extra: Partial<ChatCompletionChunk> = {}, finish: "stop" | null = null): ChatCompletionChunk => ({
       ...base,
       choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
       ...extra,
     });
-    const stopListening = this.deps.votes.listen(requestId, (event) => {
-      if (event.status === "pending") return;
-      send(chunk({}, { smart_decision: { vote: voteOf(event) } }));
-    });
-    try {
-      send(chunk({ role: "assistant", content: "" }));
-      const completion = await this.decide({ ...decision, request_id: requestId }, slot, model, requester, idempotencyKey);
-      const { message } = completion.choices[0]!;
-      send(chunk(message.content === null ? { refusal: message.refusal } : { content: message.content }));
-      send(chunk({}, { smart_decision: completion.smart_decision }, "stop"));
-      if (request.stream_options?.include_usage === true) send({ ...base, choices: [], usage: completion.usage });
-    } finally {
-      stopListening();
-    }
-  }
-
-  private async decide(decision: DecisionRequest, slot: CategorySlot, model: string, requester: ChatCompletionInput["requester"], idempotencyKey?: string): Promise<ChatCompletion> {
-    const outcome = await this.deps.decisions.submitApiDecision({ request: decision, requester, idempotencyKey, respondAsync: false });
-    if (outcome.kind !== "decided") throw new Error("a decision asked to wait answered as queued");
-    const stored = await this.deps.store.decisions.findOwned(outcome.result.decision_id, requester.user.id);
-    if (!stored) throw new Error(`decision ${outcome.result.decision_id} answered but is not in the store`);
-    return toChatCompletion(outcome.result, stored, slot, model);
+    send(chunk({ role: "assistant", content: "" }));
+    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request: decision, requester, idempotencyKey }, (event) =>
+      send(chunk({}, { smart_decision: { vote: voteOf(event) } })),
+    );
+    const completion = toChatCompletion(result, stored, slot, model);
+    const { message } = completion.choices[0]!;
+    send(chunk(message.content === null ? { refusal: message.refusal } : { content: message.content }));
+    send(chunk({}, { smart_decision: completion.smart_decision }, "stop"));
+    if (request.stream_options?.include_usage === true) send({ ...base, choices: [], usage: completion.usage });
   }
 }
 

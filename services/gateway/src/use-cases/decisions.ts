@@ -50,7 +50,7 @@ export interface ApiDecisionInput {
 
 /** The answer to an API decision: its result, or (asked to respond at once) that it is queued. */
 export type ApiDecisionOutcome =
-  | { kind: "decided"; result: V1EnsembleResponse; replayed: boolean }
+  | { kind: "decided"; result: V1EnsembleResponse; stored: StoredDecision; replayed: boolean }
   | { kind: "queued"; decisionId: string; replayed: boolean };
 
 interface Started {
@@ -142,7 +142,8 @@ export class DecisionUseCases {
     }
 
     if (respondAsync) return { kind: "queued", decisionId: started.decisionId, replayed };
-    return { kind: "decided", result: await this.storedResult(started, requester.user.id), replayed };
+    const stored = await this.storedDecision(started, requester.user.id);
+    return { kind: "decided", result: toV1EnsembleResponse(stored), stored, replayed };
   }
 
   /** An API decision's state: complete once stored, pending while its flow runs; another user's is not found. */
@@ -165,10 +166,10 @@ export class DecisionUseCases {
   }
 
   /**
-   * The decision's result once it is stored, waiting for it while it runs: through the wait this
+   * The decision once it is stored, waiting for it while it runs: through the wait this
    * request began, else whichever request started it.
    */
-  private async storedResult({ decisionId, result }: Started, ownerId: string): Promise<V1EnsembleResponse> {
+  private async storedDecision({ decisionId, result }: Started, ownerId: string): Promise<StoredDecision> {
     const { store, decisions } = this.deps;
     let stored = result ? null : await store.decisions.findOwned(decisionId, ownerId);
     if (!stored) {
@@ -177,6 +178,6 @@ export class DecisionUseCases {
       stored = await store.decisions.findOwned(decisionId, ownerId);
     }
     if (!stored) throw new Error(`decision ${decisionId} finished but is not in the store`);
-    return toV1EnsembleResponse(stored);
+    return stored;
   }
 }

@@ -1,10 +1,7 @@
 import { z } from "zod";
 import {
-  DecisionRequestSchema,
   ENSEMBLE_MODE_LABELS,
   ENSEMBLE_MODES,
-  IMAGE_TOO_LARGE,
-  MESSAGES,
   SmartDecisionExtensionSchema,
   V1EnsembleResponseSchema,
   type ProvidersResponse,
@@ -12,12 +9,10 @@ import {
   type V1DecisionStatus,
   type VoteEvent,
 } from "@sd/contracts";
-import { randomUUID } from "node:crypto";
 import type { VoteFeed } from "@sd/live";
-import type { Store } from "@sd/store";
+import { decideAndWait, parseDecisionRequest } from "./api-decision";
 import { decisionWithReasons } from "./chat-completions";
 import type { ApiDecisionInput, DecisionUseCases } from "./decisions";
-import { DomainError } from "./errors";
 
 /** What an MCP client may send to `decide`: loose here, so the REST API's validation gives its own texts. */
 export const DecideInputSchema = z.object({
@@ -47,33 +42,19 @@ export type ModelList = z.infer<typeof ModelListOutputSchema>;
 
 /** The MCP tools' work, for one API key's owner: the same decisions, limits and texts as /v1. */
 export class McpToolUseCases {
-  constructor(private readonly deps: { decisions: DecisionUseCases; store: Store; providers: ProvidersResponse; votes: VoteFeed }) {}
+  constructor(private readonly deps: { decisions: DecisionUseCases; providers: ProvidersResponse; votes: VoteFeed }) {}
 
   /** Decides; `onVote` hears each model's settled vote as it arrives (MCP progress). */
   async decide(input: DecideInput, requester: ApiDecisionInput["requester"], onVote?: (event: VoteEvent) => void): Promise<SmartDecisionExtension> {
-    const parsed = DecisionRequestSchema.safeParse({
+    const request = parseDecisionRequest({
       question: input.question,
       categories: input.categories,
       images: input.images,
       ...(input.mode ? { ensemble_mode: input.mode } : {}),
       ...(input.panel ? { models: input.panel } : {}),
     });
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      if (issue.code === "custom" && (issue.params as { reason?: string } | undefined)?.reason === IMAGE_TOO_LARGE) throw new DomainError("too-large", MESSAGES.imagesTooLarge);
-      throw new DomainError("invalid", issue.message);
-    }
-    const requestId = randomUUID();
-    const stopListening = onVote
-      ? this.deps.votes.listen(requestId, (event) => {
-          if (event.status !== "pending") onVote(event);
-        })
-      : () => undefined;
-    const outcome = await this.deps.decisions.submitApiDecision({ request: { ...parsed.data, request_id: requestId }, requester, respondAsync: false }).finally(stopListening);
-    if (outcome.kind !== "decided") throw new Error("a decision asked to wait answered as queued");
-    const stored = await this.deps.store.decisions.findOwned(outcome.result.decision_id, requester.user.id);
-    if (!stored) throw new Error(`decision ${outcome.result.decision_id} answered but is not in the store`);
-    return decisionWithReasons(outcome.result, stored);
+    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request, requester }, onVote);
+    return decisionWithReasons(result, stored);
   }
 
   getDecision(decisionId: string, ownerId: string): Promise<V1DecisionStatus> {
