@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { API_KEY_MESSAGES, ApiKeySchema, ENSEMBLE_MODES, HISTORY_MESSAGES, MESSAGES, SmartDecisionExtensionSchema, V1DecisionStatusSchema, type AuthResponse } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { callApi } from "@sd/testing/history";
+import { savePreset } from "@sd/testing/presets";
 import { useStackWithMail } from "@sd/testing/stack-with-mail";
 
 /** `/mcp` driven by the MCP TypeScript SDK's own Client over Streamable HTTP, as an agent host would. */
@@ -106,11 +107,21 @@ describe("the MCP server through the MCP SDK's client", () => {
     ]);
   });
 
-  it("lists the panel's models and the four modes", async () => {
+  it("lists the panel's models, the four modes and the caller's presets, and decides with a preset's panel", async () => {
+    await savePreset(stack.url, alice.tokens.access_token, "pair", { ensemble_mode: "weighted_voting", models: ["openai", "gemini"], early_quorum: false });
     const result = await aliceClient.callTool({ name: "list_models", arguments: {} });
-    const list = result.structuredContent as { models: { id: string; in_default_panel: boolean }[]; modes: { id: string }[] };
+    const list = result.structuredContent as { models: { id: string; in_default_panel: boolean }[]; modes: { id: string }[]; presets: string[] };
     expect(list.modes.map((mode) => mode.id)).toEqual([...ENSEMBLE_MODES]);
     expect(list.models.filter((model) => model.in_default_panel).map((model) => model.id).sort()).toEqual(["claude", "gemini", "openai"]);
+    expect(list.presets).toEqual(["pair"]);
+    const bobs = (await bobClient.callTool({ name: "list_models", arguments: {} })).structuredContent as { presets: string[] };
+    expect(bobs.presets).toEqual([]);
+
+    const decided = await aliceClient.callTool({ name: "decide", arguments: { question: "Pick a colour for the release notes", categories: ["Blue", "Green"], preset: "pair" } });
+    const decision = SmartDecisionExtensionSchema.parse(decided.structuredContent);
+    expect(decision.vote_details.map((vote) => vote.llm_name).sort()).toEqual(["gemini", "openai"]);
+    const unknown = await bobClient.callTool({ name: "decide", arguments: { question: "Pick a colour", categories: ["Blue", "Green"], preset: "pair" } });
+    expect(unknown.isError).toBe(true);
   });
 
   it("answers a GET (a standalone stream) 405 Allow: POST, as a stateless Streamable HTTP server does", async () => {

@@ -3,8 +3,11 @@ import { zodResponseFormat } from "openai/helpers/zod";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { API_KEY_MESSAGES, ApiKeySchema, CHAT_MODELS, ChatCompletionSchema, DecisionHistoryDetailResponseSchema, ENSEMBLE_MODES, MESSAGES, type AuthResponse } from "@sd/contracts";
+import type { EmulatorCall } from "@sd/provider-emulator";
 import { useEmulator } from "@sd/provider-emulator/testing";
+import { VOTE_CANCELLED_ERROR } from "@sd/queue";
 import { callApi } from "@sd/testing/history";
+import { savePreset } from "@sd/testing/presets";
 import { useStackWithMail } from "@sd/testing/stack-with-mail";
 
 /**
@@ -146,6 +149,75 @@ describe("the OpenAI SDK against /v1", () => {
     ]);
     expect(Decision.parse(JSON.parse(content))).toEqual({ answer: "Ship" });
     expect(usage).toEqual({ prompt_tokens: 30, completion_tokens: 15, total_tokens: 45 });
+  });
+
+  it("cancels the models still thinking when the client aborts the stream, and the decision is stored from the votes that were in", async () => {
+    emulator.addRules([
+      { match: { vendor: "openai", question_contains: "[abort]" }, respond: { kind: "answer", category: "Ship", confidence: 0.9 } },
+      { match: { vendor: "gemini", question_contains: "[abort]" }, respond: { kind: "hang" } },
+      { match: { vendor: "anthropic", question_contains: "[abort]" }, respond: { kind: "hang" } },
+    ]);
+    const stream = await client.chat.completions.create({
+      model: "smart-decision/majority_voting",
+      messages: [{ role: "user", content: "[abort] Ship the release today?" }],
+      response_format: zodResponseFormat(Decision, "decision"),
+      stream: true,
+    });
+    let decisionId: string | undefined;
+    for await (const chunk of stream) {
+      decisionId = (chunk as unknown as { smart_decision?: { decision_id?: string } }).smart_decision?.decision_id;
+      // The first vote is in; the other two models hang: the integrator gives up (the SDK aborts the request on break).
+      if (decisionId) break;
+    }
+    const abortedAt = Date.now();
+    expect(decisionId).toBeDefined();
+
+    // Both hung calls are dropped by the workers at once, not left to the SDK's timeout (2 s here) and its retries.
+    const hung = (call: EmulatorCall) => call.prompt_text.includes("[abort]") && call.vendor !== "openai";
+    const ended = await Promise.all([
+      emulator.waitForCallEnd((call) => hung(call) && call.vendor === "gemini", 5000),
+      emulator.waitForCallEnd((call) => hung(call) && call.vendor === "anthropic", 5000),
+    ]);
+    expect(ended.map((call) => call.outcome)).toEqual(["dropped", "dropped"]);
+    for (const call of ended) expect(call.ended_at! - abortedAt).toBeLessThan(1000);
+
+    // The decision completes from the one vote that was in, and says why the others are missing.
+    await expect
+      .poll(async () => (await callApi(stack.url, `/api/decision-history/${decisionId}`, alice.tokens.access_token)).status, { timeout: 5000, interval: 50 })
+      .toBe(200);
+    const { decision } = DecisionHistoryDetailResponseSchema.parse((await callApi(stack.url, `/api/decision-history/${decisionId}`, alice.tokens.access_token)).body);
+    expect(decision.final_decision).toBe("Ship");
+    expect(decision.error_details).toEqual({ gemini: VOTE_CANCELLED_ERROR, claude: VOTE_CANCELLED_ERROR });
+    expect(emulator.calls().filter(hung)).toHaveLength(2);
+  });
+
+  it("takes a panel preset of the key's owner as a model id, listed by GET /v1/models; another user's preset is an unknown model", async () => {
+    await savePreset(stack.url, alice.tokens.access_token, "release-board", { ensemble_mode: "weighted_voting", models: ["openai", "claude"], early_quorum: false });
+    const ids = (await client.models.list()).data.map((model) => model.id);
+    expect(ids).toContain("smart-decision/release-board");
+    expect(ids.slice(0, CHAT_MODELS.length)).toEqual(CHAT_MODELS.map((model) => model.id));
+
+    everyModelAnswers("[preset]", { openai: "Wait", gemini: "Ship", anthropic: "Wait" });
+    const completion = await client.chat.completions.parse({
+      model: "smart-decision/release-board",
+      messages: [{ role: "user", content: "[preset] Ship the release today?" }],
+      response_format: zodResponseFormat(Decision, "decision"),
+    });
+    expect(completion.model).toBe("smart-decision/release-board");
+    expect(completion.choices[0]!.message.parsed).toEqual({ answer: "Wait" });
+    const stored = await callApi(stack.url, `/api/decision-history/${ChatCompletionSchema.parse(completion).smart_decision.decision_id}`, alice.tokens.access_token);
+    const { decision } = DecisionHistoryDetailResponseSchema.parse(stored.body);
+    expect(decision.ensemble_mode).toBe("weighted_voting");
+    expect(decision.ensemble?.panel).toEqual(["openai", "claude"]);
+
+    const bob = await stack.signIn();
+    const bobsModels = (await openAi(await newKey(bob)).models.list()).data.map((model) => model.id);
+    expect(bobsModels).not.toContain("smart-decision/release-board");
+    const refused = await openAi(await newKey(bob))
+      .chat.completions.create({ model: "smart-decision/release-board", messages: [{ role: "user", content: "Ship?" }], response_format: zodResponseFormat(Decision, "decision") })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((refused as InstanceType<typeof OpenAI.NotFoundError>).code).toBe("model_not_found");
   });
 
   it("turns an image_url data URL into the decision's image", async () => {

@@ -14,6 +14,8 @@ export const CHAT_MODEL = "smart-decision";
 export interface ChatModel {
   id: string;
   mode: EnsembleMode | null;
+  /** The key owner's panel preset this model id names (`smart-decision/<preset name>`), else null. */
+  preset?: string | null;
 }
 
 /** Every model id `GET /v1/models` lists, the default first. */
@@ -47,7 +49,10 @@ export const ChatResponseFormatSchema = z.looseObject({
 });
 
 export const ChatCompletionRequestSchema = z.looseObject({
-  model: z.string().meta({ description: `${CHAT_MODEL} (the default panel and mode) or ${CHAT_MODEL}/<mode>: see GET /v1/models.`, example: CHAT_MODEL }),
+  model: z.string().meta({
+    description: `${CHAT_MODEL} (the default panel and mode), ${CHAT_MODEL}/<mode>, or ${CHAT_MODEL}/<preset name> for one of the key owner's panel presets: see GET /v1/models.`,
+    example: CHAT_MODEL,
+  }),
   messages: z.array(ChatMessageSchema).meta({ description: "The last user message is the question (its text, and image_url parts as data URLs); system and developer messages are given to every model as context." }),
   response_format: ChatResponseFormatSchema.optional().meta({
     description: 'Required: {type: "json_schema", json_schema: {name, schema}} whose schema has exactly one string property constrained by `enum` (the categories), as the OpenAI SDKs\' zodResponseFormat produces, or a top-level enum.',
@@ -167,6 +172,8 @@ export const ChatCompletionChunkSchema = z.object({
     }),
   ),
   usage: ChatUsageSchema.optional(),
-  smart_decision: z.union([z.object({ vote: ChatVoteSchema }), SmartDecisionExtensionSchema]).optional(),
+  smart_decision: z
+    .union([z.object({ decision_id: z.string().meta({ description: "The decision this vote belongs to (GET /v1/decisions/{id} reads it later)." }), vote: ChatVoteSchema }), SmartDecisionExtensionSchema])
+    .optional(),
 });
 export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunkSchema>;

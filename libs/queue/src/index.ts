@@ -5,6 +5,7 @@ export * from "./decision-flow";
 export { createAggregateWorker, type AggregateProcessor } from "./decision-outcomes";
 export { DecisionSteps, type AggregateRun, type NextCall } from "./decision-steps";
 export * from "./quorum-board";
+export * from "./call-cancels";
 export * from "./image-stash";
 // Processors get plain data (see createVoteWorker, createAggregateWorker) and listeners plain events: BullMQ's job stays in here.
 export type { WorkerPool, WorkerSettings } from "./workers";

@@ -62,6 +62,16 @@ export function quorumCancelChannel(prefix: string): string {
   return `${prefix}:quorum:cancel`;
 }
 
+/** Set when the client that waited for a decision went away: its calls not yet made are not made. */
+export function decisionCancelledKey(prefix: string, decisionId: string): string {
+  return `${prefix}:cancelled:${decisionId}`;
+}
+
+/** The pub/sub channel that cancels the running calls of decisions whose client went away. */
+export function decisionCancelChannel(prefix: string): string {
+  return `${prefix}:decision-cancel`;
+}
+
 // --- Providers ---
 
 /** A provider's tokens-per-minute budget (see TokenBudget). */

@@ -49,6 +49,9 @@ export const VOTE_DEADLINE_ERRORS = {
   noTimeToRetry: (failure: string) => `${failure} (no time left to retry before this vote's deadline)`,
 } as const;
 
+/** The error of a vote whose call was cancelled because the client waiting for the decision went away. */
+export const VOTE_CANCELLED_ERROR = "cancelled: the client waiting for this decision went away before the model answered";
+
 /** Ms left until `deadlineAt`; a vote without one (enqueued before deadlines existed) has all the time its attempts take. */
 export function msUntilDeadline(deadlineAt: number | undefined, now: number = Date.now()): number {
   return deadlineAt === undefined ? Number.POSITIVE_INFINITY : deadlineAt - now;

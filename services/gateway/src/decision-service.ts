@@ -3,7 +3,7 @@ import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { quorumWeights } from "@sd/ensemble";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { DecisionLostError, DecisionTimeoutError, deleteIfEqual, requestIdClaimKey, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
+import { DecisionLostError, type CallCancels, DecisionTimeoutError, deleteIfEqual, requestIdClaimKey, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
 import { DomainError } from "./use-cases/errors";
 
@@ -61,6 +61,8 @@ export interface DecisionServiceDeps {
   maxInFlight: number;
   /** The `Retry-After` of that refusal (OVERLOAD_RETRY_AFTER_SECONDS). */
   overloadRetryAfterSeconds: number;
+  /** Cancels a decision's calls when its client goes away. */
+  cancels: CallCancels;
 }
 
 /** How long past DECISION_TIMEOUT_MS a request id stays claimed: a decision answered 504 still finishes (and sends its events) a little later. */
@@ -194,6 +196,15 @@ export class DecisionService {
       throw error;
     }
     return decision_id;
+  }
+
+  /**
+   * Cancels the calls of a decision whose client went away: the models not yet asked are not asked
+   * and the calls running are aborted, so nobody pays for answers nobody reads. The decision still
+   * completes (from the votes that were in) and is stored.
+   */
+  cancel(decisionId: string): Promise<void> {
+    return this.deps.cancels.cancel(decisionId);
   }
 
   /** The decision's flow while Redis keeps it (in flight, or finished within the hour), else null. */

@@ -5,6 +5,7 @@ import { LiveEvents, VoteFeed, attachLiveSocket } from "@sd/live";
 import { createProvider } from "@sd/providers";
 import {
   AGGREGATE_RETRY_WINDOW_MS,
+  CallCancels,
   DecisionFlow,
   ImageStash,
   QueueInspector,
@@ -115,6 +116,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     storeRefusal: () => store.storage.refusal(),
     maxInFlight: inFlightLimit(env, null),
     overloadRetryAfterSeconds: env.OVERLOAD_RETRY_AFTER_SECONDS,
+    cancels: new CallCancels(redis, env.QUEUE_PREFIX),
   });
   const mailer = createMailer(env, logger);
   const auth = createAuth({ env, store, redis, mailer, logger, jwtSecret, endSessionSockets: (sessionId) => liveEvents.endSession(sessionId) });

@@ -2,9 +2,10 @@ import { type ProviderConfig, type Vote, type VoteJob } from "@sd/contracts";
 import type { WorkerEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
 import { createProvider } from "@sd/providers";
-import { ImageStash, TokenBudget, QuorumBoard, createRedis, createVoteWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
+import { CallCancels, ImageStash, TokenBudget, QuorumBoard, createRedis, createVoteWorker, perMinute, voteBackoff, type WorkerPool } from "@sd/queue";
 import { startVoteMetricsAtZero, type Logger } from "@sd/telemetry";
 import { WorkerQuorum } from "./early-quorum";
+import { RunningCalls } from "./running-calls";
 import { createVoteProcessor } from "./vote-processor";
 
 export interface ProviderWorkers {
@@ -30,14 +31,16 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
       `no price is known for model "${config.model}": its calls are recorded as costing 0 US dollars; set ${prefix}_PRICE_INPUT_PER_MTOK and ${prefix}_PRICE_OUTPUT_PER_MTOK`,
     );
   }
-  const quorum = new WorkerQuorum(new QuorumBoard(connection, env.QUEUE_PREFIX));
-  await quorum.start();
+  const calls = new RunningCalls();
+  const quorum = new WorkerQuorum(new QuorumBoard(connection, env.QUEUE_PREFIX), calls);
+  const cancels = new CallCancels(connection, env.QUEUE_PREFIX);
+  await Promise.all([quorum.start(), cancels.listen((decisionId) => calls.abort(decisionId, null, "client-gone"))]);
   // One backoff for BullMQ and the processors, which plan each retry with it against the vote's deadline.
   const backoff = voteBackoff(env.VOTE_BACKOFF_MS);
   const workers: WorkerPool<VoteJob, Vote>[] = providers.map((config) => {
     const worker = createVoteWorker(
       config.id,
-      createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id }), backoff, quorum, tokenBudget),
+      createVoteProcessor(createProvider(config), images, live, logger.child({ provider: config.id }), backoff, quorum, tokenBudget, calls, cancels),
       {
         connection,
         prefix: env.QUEUE_PREFIX,
@@ -62,7 +65,7 @@ export async function startProviderWorkers(env: WorkerEnv, providers: readonly P
     },
     async close() {
       await Promise.all(workers.map((w) => w.close()));
-      await quorum.close();
+      await Promise.all([quorum.close(), cancels.close()]);
       connection.disconnect();
     },
   };

@@ -8,7 +8,9 @@ import {
   QueueRateLimited,
   type TokenBudget,
   VOTE_BACKOFF_TYPE,
+  VOTE_CANCELLED_ERROR,
   VOTE_DEADLINE_ERRORS,
+  type CallCancels,
   VoteRetry,
   msUntilDeadline,
   type ImageStash,
@@ -17,7 +19,8 @@ import {
   type voteBackoff,
 } from "@sd/queue";
 import { voteDuration, voteErrors, type Logger } from "@sd/telemetry";
-import type { QuorumTicket, WorkerQuorum } from "./early-quorum";
+import type { WorkerQuorum } from "./early-quorum";
+import type { CancelReason, RunningCalls } from "./running-calls";
 
 /**
  * Asks one model for its vote. The decision's images are read by reference right before the
@@ -53,6 +56,10 @@ export function createVoteProcessor(
   quorum: WorkerQuorum,
   /** The provider's tokens per minute (`<ID>_TPM`), shared with every worker; unused without a limit. */
   tokenBudget: TokenBudget,
+  /** The calls running here, which early quorum and a client that went away abort. */
+  calls: RunningCalls,
+  /** Decisions whose client went away: their votes not yet asked are not asked. */
+  cancels: CallCancels,
 ): VoteProcessor {
   const { id, weight, tpm } = provider.config;
   /** One call to the model: a vote (with its peers' answers in a gossip round) or, for a judge job, the verdict. */
@@ -77,18 +84,34 @@ export function createVoteProcessor(
   return async (enqueued, attempts): Promise<Vote> => {
     const data = VoteJobSchema.parse(enqueued);
     const round = data.task === "judge" ? undefined : (data.round ?? 1);
-    // Early quorum: a vote whose decision was settled without it calls no model.
-    let ticket: QuorumTicket | null | undefined;
-    if (data.quorum_weights) {
-      ticket = await quorum.enter(data);
-      if (ticket === null) return finish(data, skippedVote(0));
-    }
+    // Registered before the checks, so a cancellation published in between still aborts the call.
+    const call = calls.enter(data.decision_id, data.provider);
     try {
-      return await finish(data, await run(attempts, data, round, ticket?.signal));
+      const [clientGone, notNeeded] = await Promise.all([cancels.isCancelled(data.decision_id), data.quorum_weights ? quorum.isSkipped(data) : false]);
+      if (clientGone) return await finish(data, cancelledVote(round, 0, 1, null));
+      // Early quorum: a vote whose decision was settled without it calls no model.
+      if (notNeeded) return await finish(data, skippedVote(0));
+      return await finish(data, await run(attempts, data, round, call.signal));
     } finally {
-      ticket?.leave();
+      call.leave();
     }
   };
+
+  /** A vote whose client went away: an error, so the decision completes from the votes that were in. */
+  function cancelledVote(round: number | undefined, latencyMs: number, attempts: number, usage: TokenUsage | null): Vote {
+    return voteWithoutAnswer({
+      provider: id,
+      status: "error",
+      error: VOTE_CANCELLED_ERROR,
+      model_version: configuredModelVersion(provider.config),
+      weight,
+      latency_ms: Math.round(latencyMs),
+      attempts,
+      usage,
+      cost_usd: costUsd(provider.config, usage),
+      ...(round === undefined ? {} : { round }),
+    });
+  }
 
   /** A vote early quorum did not need: not asked, or its call cancelled. Never counted. */
   function skippedVote(latencyMs: number, attempts = 1): Vote {
@@ -161,9 +184,13 @@ export function createVoteProcessor(
           ...(round === undefined ? {} : { round }),
         };
       } catch (caught) {
-        // Early quorum settled the decision without this vote: its call was cancelled, nothing to count or retry.
-        if (cancelled?.aborted) return skippedVote(elapsed(), attempt);
         const error = asProviderError(caught);
+        if (cancelled?.aborted) {
+          settleTokens(error.usage);
+          if (cancelled.reason === ("client-gone" satisfies CancelReason)) return cancelledVote(round, elapsed(), attempt, error.usage);
+          // Early quorum settled the decision without this vote: nothing to count or retry.
+          return skippedVote(elapsed(), attempt);
+        }
         settleTokens(error.usage);
         voteDuration.observe({ provider: id, outcome: "error" }, elapsed() / 1000);
         voteErrors.inc({ provider: id, kind: error.kind });

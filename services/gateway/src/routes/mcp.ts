@@ -61,7 +61,7 @@ function serverFor(tools: McpToolUseCases, requester: ApiDecisionInput["requeste
               };
         // Only decide spends: reading decisions and the model list stay open past the key's spend limit, as on /v1.
         await withinSpendLimit();
-        const decision = await tools.decide(input, requester, onVote);
+        const decision = await tools.decide(input, requester, onVote, ctx.mcpReq.signal);
         return { content: [{ type: "text", text: decisionSummary(decision) }], structuredContent: decision };
       } catch (error) {
         return toolError(error, logger);
@@ -91,12 +91,12 @@ function serverFor(tools: McpToolUseCases, requester: ApiDecisionInput["requeste
     "list_models",
     {
       title: "List the models and modes",
-      description: "The models a decide call's panel may name (and which are in the default panel), and the ensemble modes.",
+      description: "The models a decide call's panel may name (and which are in the default panel), the ensemble modes, and your panel presets.",
       outputSchema: ModelListOutputSchema,
       annotations: { readOnlyHint: true },
     },
-    () => {
-      const list = tools.models();
+    async () => {
+      const list = await tools.models(requester.user.id);
       return { content: [{ type: "text", text: JSON.stringify(list) }], structuredContent: list };
     },
   );

@@ -33,6 +33,15 @@ export const bearerApiKey: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** Fires when the client closes the connection before the answer is sent in full. */
+export function clientGone(res: Response): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
 /** Keeps a use case's error for openAiErrorShape (its `param` and `code`), then lets the error handler answer it. */
 const keepDomainError = <T>(handler: () => Promise<T>, res: Parameters<RequestHandler>[1]): Promise<T> =>
   handler().catch((error: unknown) => {
@@ -85,6 +94,7 @@ export function openAiRoutes({ chat, decisions, keyAccess, spendLimit, byteLimit
             request: body,
             requester: { ip: req.ip ?? null, user: { id: key.user_id, email: key.created_by }, apiKeyId: key.id },
             idempotencyKey: readIdempotencyKey(req),
+            signal: clientGone(res),
           };
           if (body.stream === true) return streamCompletion(chat, input, res, logger);
           return { status: 200 as const, body: await chat.complete(input) };
@@ -92,6 +102,6 @@ export function openAiRoutes({ chat, decisions, keyAccess, spendLimit, byteLimit
     })
     .mount(ENDPOINTS.listChatModels, {
       before: [openAiErrorShape, bearerApiKey],
-      handler: () => ({ status: 200, body: chat.models() }),
+      handler: async ({ res }) => ({ status: 200, body: await chat.models(currentApiKey(res).user_id) }),
     }).router;
 }

@@ -19,12 +19,13 @@ export function parseDecisionRequest(input: unknown, paramOf: (field: PropertyKe
 
 /**
  * An API decision waited for, with the stored decision behind its answer; `onVote` hears each
- * model's settled vote as it arrives (a stream's chunks, MCP progress).
+ * model's settled vote as it arrives (a stream's chunks, MCP progress), and `signal` cancels the
+ * decision's pending calls when the client goes away.
  */
 export async function decideAndWait(
   decisions: DecisionUseCases,
   votes: VoteFeed,
-  { request, requester, idempotencyKey }: Pick<ApiDecisionInput, "request" | "requester" | "idempotencyKey">,
+  { request, preset, requester, idempotencyKey, signal }: Pick<ApiDecisionInput, "request" | "preset" | "requester" | "idempotencyKey" | "signal">,
   onVote?: (event: VoteEvent) => void,
 ): Promise<{ result: V1EnsembleResponse; stored: StoredDecision }> {
   const requestId = randomUUID();
@@ -34,7 +35,7 @@ export async function decideAndWait(
       })
     : () => undefined;
   try {
-    const outcome = await decisions.submitApiDecision({ request: onVote ? { ...request, request_id: requestId } : request, requester, idempotencyKey, respondAsync: false });
+    const outcome = await decisions.submitApiDecision({ request: onVote ? { ...request, request_id: requestId } : request, preset, requester, idempotencyKey, respondAsync: false, signal });
     if (outcome.kind !== "decided") throw new Error("a decision asked to wait answered as queued");
     return outcome;
   } finally {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import {
+  CHAT_MODEL,
   CHAT_MODELS,
   type ChatCompletion,
   type ChatCompletionChunk,
@@ -13,6 +14,7 @@ import {
   type V1EnsembleResponse,
 } from "@sd/contracts";
 import type { VoteFeed } from "@sd/live";
+import type { PresetRepository } from "@sd/store";
 import { decideAndWait, parseDecisionRequest } from "./api-decision";
 import { answerContent, categorySlot, chatModel, questionOf, type CategorySlot } from "./chat-request";
 import type { ApiDecisionInput, DecisionUseCases } from "./decisions";
@@ -24,6 +26,8 @@ export interface ChatCompletionInput {
   request: ChatCompletionRequest;
   requester: ApiDecisionInput["requester"];
   idempotencyKey?: string;
+  /** Fires when the client goes away: the decision's pending calls are cancelled. */
+  signal?: AbortSignal;
 }
 
 /** A chat completion request as the decision it asks for, with where its answer goes. */
@@ -31,31 +35,37 @@ export interface ChatDecision {
   decision: DecisionRequest;
   slot: CategorySlot;
   model: string;
+  /** The key owner's panel preset the model id names: its panel and mode apply. */
+  preset?: string;
 }
 
 /** The OpenAI Chat Completions shape of a decision: the question from the messages, the categories from the JSON schema. */
 export class ChatCompletionUseCases {
-  constructor(private readonly deps: { decisions: DecisionUseCases; votes: VoteFeed }) {}
+  constructor(private readonly deps: { decisions: DecisionUseCases; votes: VoteFeed; presets: PresetRepository }) {}
 
-  models(): ChatModelList {
-    return { object: "list", data: CHAT_MODELS.map(({ id }) => ({ id, object: "model", created: MODELS_CREATED, owned_by: "smart-decision" })) };
+  /** The models every key may name, then one per panel preset of the key's owner (a preset named like a mode is reached through the API's `preset`). */
+  async models(userId: string): Promise<ChatModelList> {
+    const taken = new Set<string>(CHAT_MODELS.map(({ id }) => id));
+    const presets = (await this.deps.presets.listForUser(userId)).map(({ name }) => `${CHAT_MODEL}/${name}`).filter((id) => !taken.has(id));
+    const model = (id: string, created: number) => ({ id, object: "model" as const, created, owned_by: "smart-decision" });
+    return { object: "list", data: [...CHAT_MODELS.map(({ id }) => model(id, MODELS_CREATED)), ...presets.map((id) => model(id, MODELS_CREATED))] };
   }
 
   /** Reads the request into a decision, refusing what cannot be one with the REST API's texts. */
-  read(request: ChatCompletionRequest): ChatDecision {
-    const model = chatModel(request.model);
+  async read(request: ChatCompletionRequest, userId: string): Promise<ChatDecision> {
+    const model = await chatModel(request.model, async (name) => (await this.deps.presets.findByName(userId, name)) !== null);
     const slot = categorySlot(request.response_format);
     const { question, images } = questionOf(request.messages);
     const decision = parseDecisionRequest({ question, categories: slot.categories, images, ...(model.mode ? { ensemble_mode: model.mode } : {}) }, (field) =>
       field === "categories" ? "response_format" : "messages",
     );
-    return { decision, slot, model: model.id };
+    return { decision, slot, model: model.id, preset: model.preset ?? undefined };
   }
 
   /** Decides and answers as a `chat.completion`. */
-  async complete({ request, requester, idempotencyKey }: ChatCompletionInput): Promise<ChatCompletion> {
-    const { decision, slot, model } = this.read(request);
-    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request: decision, requester, idempotencyKey });
+  async complete({ request, requester, idempotencyKey, signal }: ChatCompletionInput): Promise<ChatCompletion> {
+    const { decision, slot, model, preset } = await this.read(request, requester.user.id);
+    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request: decision, preset, requester, idempotencyKey, signal });
     return toChatCompletion(result, stored, slot, model);
   }
 
@@ -63,10 +73,11 @@ export class ChatCompletionUseCases {
    * Decides and streams it as OpenAI's chunks: the role, one chunk per settled vote (in the
    * `smart_decision` field, which plain clients ignore), the answer, the last chunk with the
    * finish reason and the decision, and the usage when `stream_options.include_usage` asks for it.
-   * Bad input is refused before the first chunk, so it still gets an error status.
+   * Bad input is refused before the first chunk, so it still gets an error status. A client that
+   * aborts the stream (`signal`) cancels the models' pending calls.
    */
-  async stream({ request, requester, idempotencyKey }: ChatCompletionInput, send: (chunk: ChatCompletionChunk) => void): Promise<void> {
-    const { decision, slot, model } = this.read(request);
+  async stream({ request, requester, idempotencyKey, signal }: ChatCompletionInput, send: (chunk: ChatCompletionChunk) => void): Promise<void> {
+    const { decision, slot, model, preset } = await this.read(request, requester.user.id);
     const base = { id: `chatcmpl-${randomUUID()}`, object: "chat.completion.chunk" as const, created: Math.floor(Date.now() / 1000), model };
     const chunk = (delta: ChatCompletionChunk["choices"][number]["delta"], extra: Partial<ChatCompletionChunk> = {}, finish: "stop" | null = null): ChatCompletionChunk => ({
       ...base,
@@ -74,8 +85,8 @@ export class ChatCompletionUseCases {
       ...extra,
     });
     send(chunk({ role: "assistant", content: "" }));
-    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request: decision, requester, idempotencyKey }, (event) =>
-      send(chunk({}, { smart_decision: { vote: voteOf(event) } })),
+    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request: decision, preset, requester, idempotencyKey, signal }, (event) =>
+      send(chunk({}, { smart_decision: { decision_id: event.decision_id, vote: voteOf(event) } })),
     );
     const completion = toChatCompletion(result, stored, slot, model);
     const { message } = completion.choices[0]!;

@@ -7,15 +7,17 @@ export const CATEGORIES_HOW_TO =
 
 const invalid = (message: string, param: string) => new DomainError("invalid", message, { param });
 
-export function chatModel(id: string): ChatModel {
+/** The model a request names: `smart-decision`, a mode's id, or `smart-decision/<preset>` when `isPreset` knows the name. */
+export async function chatModel(id: string, isPreset: (name: string) => Promise<boolean>): Promise<ChatModel> {
   const model = CHAT_MODELS.find((candidate) => candidate.id === id);
-  if (!model) {
-    throw new DomainError("not-found", `The model '${id}' does not exist. Use ${CHAT_MODEL} or ${CHAT_MODEL}/<mode>: GET /v1/models lists them.`, {
-      param: "model",
-      code: "model_not_found",
-    });
-  }
-  return model;
+  if (model) return model;
+  const name = id.startsWith(`${CHAT_MODEL}/`) ? id.slice(CHAT_MODEL.length + 1) : null;
+  if (name && (await isPreset(name))) return { id, mode: null, preset: name };
+  throw new DomainError(
+    "not-found",
+    `The model '${id}' does not exist. Use ${CHAT_MODEL}, ${CHAT_MODEL}/<mode> or ${CHAT_MODEL}/<one of your preset names>: GET /v1/models lists them.`,
+    { param: "model", code: "model_not_found" },
+  );
 }
 
 const textOf = (content: string | readonly ChatContentPart[] | null | undefined): string[] =>

@@ -46,6 +46,8 @@ export interface ApiDecisionInput {
   preset?: string;
   /** Answer as soon as the decision is queued; the caller polls for the result. */
   respondAsync: boolean;
+  /** Fires when the client waiting for the answer goes away: the decision's pending calls are cancelled. */
+  signal?: AbortSignal;
 }
 
 /** The answer to an API decision: its result, or (asked to respond at once) that it is queued. */
@@ -104,7 +106,7 @@ export class DecisionUseCases {
    * idempotency key, a retry of the same request answers the first decision, and the same key with
    * another request is refused; a claim whose decision could not be queued is released.
    */
-  async submitApiDecision({ request: sent, preset, requester, idempotencyKey, respondAsync }: ApiDecisionInput): Promise<ApiDecisionOutcome> {
+  async submitApiDecision({ request: sent, preset, requester, idempotencyKey, respondAsync, signal }: ApiDecisionInput): Promise<ApiDecisionOutcome> {
     const { decisions, idempotency } = this.deps;
     const begin = async (decisionId?: string): Promise<Started> => {
       // Resolved only for a decision to run: a replay answers the first one even if the preset changed or went since.
@@ -142,8 +144,28 @@ export class DecisionUseCases {
     }
 
     if (respondAsync) return { kind: "queued", decisionId: started.decisionId, replayed };
-    const stored = await this.storedDecision(started, requester.user.id);
-    return { kind: "decided", result: toV1EnsembleResponse(stored), stored, replayed };
+    // Only the request that started the decision cancels it: a replay's client leaving ends just its own wait.
+    const stopCancelling = started.result && signal ? this.cancelOnAbort(started.decisionId, signal) : () => undefined;
+    try {
+      const stored = await this.storedDecision(started, requester.user.id);
+      return { kind: "decided", result: toV1EnsembleResponse(stored), stored, replayed };
+    } finally {
+      stopCancelling();
+    }
+  }
+
+  /** Cancels the decision's pending calls if `signal` fires before the returned function is called. */
+  private cancelOnAbort(decisionId: string, signal: AbortSignal): () => void {
+    const cancel = () => {
+      // Best effort: if Redis cannot take it, the calls simply run to their end.
+      this.deps.decisions.cancel(decisionId).catch(() => undefined);
+    };
+    if (signal.aborted) {
+      cancel();
+      return () => undefined;
+    }
+    signal.addEventListener("abort", cancel, { once: true });
+    return () => signal.removeEventListener("abort", cancel);
   }
 
   /** An API decision's state: complete once stored, pending while its flow runs; another user's is not found. */

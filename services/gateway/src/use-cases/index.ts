@@ -49,8 +49,8 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
   const decisions = new DecisionUseCases(deps);
   return {
     decisions,
-    chat: new ChatCompletionUseCases({ decisions, votes: deps.votes }),
-    mcp: new McpToolUseCases({ decisions, providers: deps.providers, votes: deps.votes }),
+    chat: new ChatCompletionUseCases({ decisions, votes: deps.votes, presets: deps.store.presets }),
+    mcp: new McpToolUseCases({ decisions, providers: deps.providers, votes: deps.votes, presets: deps.store.presets }),
     history: new HistoryUseCases(deps.store, (panel, categories) => deps.decisions.ensembleDefaults.weightsOf(panel, categories)),
     imageAssets: new ImageAssetUseCases(deps.store),
     presets: new PresetUseCases(deps.store.presets, deps.decisions.ensembleDefaults),

@@ -10,6 +10,7 @@ import {
   type VoteEvent,
 } from "@sd/contracts";
 import type { VoteFeed } from "@sd/live";
+import type { PresetRepository } from "@sd/store";
 import { decideAndWait, parseDecisionRequest } from "./api-decision";
 import { decisionWithReasons } from "./chat-completions";
 import type { ApiDecisionInput, DecisionUseCases } from "./decisions";
@@ -21,6 +22,7 @@ export const DecideInputSchema = z.object({
   mode: z.enum(ENSEMBLE_MODES).optional().describe(`How the votes are combined: ${ENSEMBLE_MODES.join(", ")} (default majority_voting).`),
   panel: z.array(z.string()).optional().describe("Model ids from list_models (default: the default panel)."),
   images: z.array(z.string()).optional().describe("Up to 3 images as data URLs (data:image/...;base64,...)."),
+  preset: z.string().optional().describe("The name of one of your panel presets (list_models lists them): its mode and panel apply where this call sets none."),
 });
 export type DecideInput = z.infer<typeof DecideInputSchema>;
 
@@ -37,15 +39,16 @@ export const GetDecisionOutputSchema = z.object({
 export const ModelListOutputSchema = z.object({
   models: z.array(z.object({ id: z.string(), label: z.string(), model: z.string(), simulated: z.boolean(), in_default_panel: z.boolean() })),
   modes: z.array(z.object({ id: z.enum(ENSEMBLE_MODES), label: z.string() })),
+  presets: z.array(z.string()).describe("Your saved panel presets, by name (decide's preset)."),
 });
 export type ModelList = z.infer<typeof ModelListOutputSchema>;
 
 /** The MCP tools' work, for one API key's owner: the same decisions, limits and texts as /v1. */
 export class McpToolUseCases {
-  constructor(private readonly deps: { decisions: DecisionUseCases; providers: ProvidersResponse; votes: VoteFeed }) {}
+  constructor(private readonly deps: { decisions: DecisionUseCases; providers: ProvidersResponse; votes: VoteFeed; presets: PresetRepository }) {}
 
-  /** Decides; `onVote` hears each model's settled vote as it arrives (MCP progress). */
-  async decide(input: DecideInput, requester: ApiDecisionInput["requester"], onVote?: (event: VoteEvent) => void): Promise<SmartDecisionExtension> {
+  /** Decides; `onVote` hears each model's settled vote as it arrives (MCP progress); `signal` (the client cancelled) cancels the pending calls. */
+  async decide(input: DecideInput, requester: ApiDecisionInput["requester"], onVote?: (event: VoteEvent) => void, signal?: AbortSignal): Promise<SmartDecisionExtension> {
     const request = parseDecisionRequest({
       question: input.question,
       categories: input.categories,
@@ -53,7 +56,7 @@ export class McpToolUseCases {
       ...(input.mode ? { ensemble_mode: input.mode } : {}),
       ...(input.panel ? { models: input.panel } : {}),
     });
-    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request, requester }, onVote);
+    const { result, stored } = await decideAndWait(this.deps.decisions, this.deps.votes, { request, preset: input.preset, requester, signal }, onVote);
     return decisionWithReasons(result, stored);
   }
 
@@ -61,11 +64,12 @@ export class McpToolUseCases {
     return this.deps.decisions.decisionStatus(decisionId, ownerId);
   }
 
-  models(): ModelList {
+  async models(userId: string): Promise<ModelList> {
     const { providers, default_panel } = this.deps.providers;
     return {
       models: providers.map(({ id, label, model, simulated }) => ({ id, label, model, simulated, in_default_panel: default_panel.includes(id) })),
       modes: ENSEMBLE_MODES.map((id) => ({ id, label: ENSEMBLE_MODE_LABELS[id] })),
+      presets: (await this.deps.presets.listForUser(userId)).map(({ name }) => name),
     };
   }
 }
