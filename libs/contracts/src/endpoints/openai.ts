@@ -65,10 +65,11 @@ export const openAiEndpoints = [
     summary: "Make a decision as an OpenAI chat completion",
     description: [
       "The ensemble as a drop-in model for OpenAI clients: point an OpenAI SDK's `baseURL` at `/v1` of this server and use an API key as its key.",
-      `\`model\` is \`${CHAT_MODEL}\` (the default panel and mode) or \`${CHAT_MODEL}/<mode>\`; \`GET /v1/models\` lists them.`,
+      `\`model\` is \`${CHAT_MODEL}\` (the default panel and mode), \`${CHAT_MODEL}/<mode>\` or \`${CHAT_MODEL}/<preset name>\` (one of the key owner's panel presets); \`GET /v1/models\` lists them.`,
       "The last user message is the question (text, and `image_url` parts as data URLs); system and developer messages are given to every model ahead of it.",
       "The categories are the one string `enum` of `response_format.json_schema.schema` (what `zodResponseFormat(z.object({answer: z.enum([...])}))` sends).",
       "`choices[0].message.content` is JSON of that schema with the winning category in the enum's place; `smart_decision` carries the votes, reasons, consensus and cost.",
+      "With `stream: true`, each settled vote is a chunk (in `smart_decision`, with the decision id) as it arrives. A client that goes away cancels the models still thinking; the decision is stored from the votes that were in.",
       "Errors use OpenAI's shape, `{error: {message, type, param, code}}`. The decision is stored as the key owner's, with the same limits, quota and history as `POST /v1/ensemble`.",
     ].join("\n"),
     access: "api-key",
@@ -112,7 +113,7 @@ export const openAiEndpoints = [
     tag: "openai",
     operationId: "listChatModels",
     summary: "List the models for chat completions",
-    description: `OpenAI's model list: \`${CHAT_MODEL}\` and one id per ensemble mode.`,
+    description: `OpenAI's model list: \`${CHAT_MODEL}\`, one id per ensemble mode, then one per panel preset of the key's owner.`,
     access: "api-key",
     errorShape: "openai",
     responses: {
