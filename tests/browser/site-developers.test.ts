@@ -207,6 +207,12 @@ describe.skipIf(browserUnavailable)("the developers samples work against this AP
     await page.goto("/developers");
     const config = JSON.parse(await copyFromPage(page, "MCP", "Connect an MCP client")) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> };
     expect(config.mcpServers["smart-decision"]).toEqual({ url: `${app.url}/mcp`, headers: { Authorization: "Bearer sd_live_..." } });
+    const desktop = JSON.parse(await copyFromPage(page, "MCP", "Connect Claude Desktop (stdio)")) as { mcpServers: Record<string, unknown> };
+    expect(desktop.mcpServers["smart-decision"]).toEqual({
+      command: "npx",
+      args: ["-y", "@smart-decision/mcp"],
+      env: { SMART_DECISION_API_KEY: "sd_live_...", SMART_DECISION_URL: app.url },
+    });
     const file = join(scratch, "mcp-sample.mjs");
     writeFileSync(file, await copyFromPage(page, "MCP", "Call decide from code"));
     const output = (await run(process.execPath, [file], { cwd: scratch, env })).stdout;

@@ -14,6 +14,7 @@ import {
   API_PATHS,
   developerGuide,
   GUIDE_TABS,
+  MCP_STDIO_PACKAGE,
   normaliseBaseUrl,
   quickStartSample,
   SAMPLE_DECISION_REQUEST,
@@ -113,6 +114,14 @@ describe("developer guide samples", () => {
     for (const event of [SOCKET_EVENTS.join, SOCKET_EVENTS.vote, SOCKET_EVENTS.final]) expect(live.code).toContain(`"${event}"`);
     expect(live.code).toMatch(/"request_id": request_id/);
     expect(live.code.indexOf(`"${SOCKET_EVENTS.join}"`)).toBeLessThan(live.code.indexOf(API_PATHS.ensemble));
+  });
+
+  it("MCP: configures a desktop client to start the stdio bridge with npx, pointed at the given base URL", () => {
+    const sample = guide.mcp.find((s) => s.id === "mcp-stdio-config")!;
+    expect(JSON.parse(sample.code)).toEqual({
+      mcpServers: { "smart-decision": { command: "npx", args: ["-y", MCP_STDIO_PACKAGE], env: { SMART_DECISION_API_KEY: "sd_live_...", SMART_DECISION_URL: BASE } } },
+    });
+    expect(MCP_STDIO_PACKAGE).toBe("@smart-decision/mcp");
   });
 
   it("puts a curl decision through the playground's endpoint (no key needed) on the landing page", () => {

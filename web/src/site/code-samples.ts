@@ -1,5 +1,6 @@
 import { API_KEY_HEADER, CHAT_MODEL, LIMITS, SOCKET_EVENTS, V1_ENSEMBLE_RESPONSE_EXAMPLE, V1_HEADERS } from "@sd/contracts";
 import { ENDPOINTS } from "@sd/contracts/endpoints";
+import mcpStdioPackage from "../../../libs/mcp-stdio/package.json";
 import sdkPackage from "../../../libs/sdk/package.json";
 
 /**
@@ -26,6 +27,8 @@ export const SDK_PACKAGE = sdkPackage.name;
 export const SDK_TARBALL = `${SDK_PACKAGE.replace(/^@/, "").replace("/", "-")}-${sdkPackage.version}.tgz`;
 export const SDK_PACK = `npm pack -w ${SDK_PACKAGE}`;
 export const SDK_INSTALL = `npm install ./${SDK_TARBALL}`;
+/** The stdio MCP bridge for desktop clients (libs/mcp-stdio), which they start with npx. */
+export const MCP_STDIO_PACKAGE = mcpStdioPackage.name;
 /** Where every sample reads the API key from: keys stay out of code. */
 export const API_KEY_ENV = "SD_API_KEY";
 /** The interactive API reference and the OpenAPI document, served by the gateway. */
@@ -528,6 +531,14 @@ function mcpSamples(base: string): CodeSampleSpec[] {
       description: "For clients that speak Streamable HTTP (Cursor's .cursor/mcp.json, VS Code's mcp.json use the same fields): the tools are decide, get_decision and list_models. Replace the key with yours.",
       language: "json",
       code: `${JSON.stringify({ mcpServers: { "smart-decision": { url: `${base}/mcp`, headers: { Authorization: "Bearer sd_live_..." } } } }, null, 2)}
+`,
+    },
+    {
+      id: "mcp-stdio-config",
+      title: "Connect Claude Desktop (stdio)",
+      description: `For clients that start MCP servers as local programs (Claude Desktop's claude_desktop_config.json; Cursor's .cursor/mcp.json takes the same fields): the ${MCP_STDIO_PACKAGE} package forwards to this server's /mcp. Replace the key with yours.`,
+      language: "json",
+      code: `${JSON.stringify({ mcpServers: { "smart-decision": { command: "npx", args: ["-y", MCP_STDIO_PACKAGE], env: { SMART_DECISION_API_KEY: "sd_live_...", SMART_DECISION_URL: base } } } }, null, 2)}
 `,
     },
     {
