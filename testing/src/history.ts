@@ -39,7 +39,9 @@ export async function callApi(
   init: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...init.headers };
-  if (init.body !== undefined || init.rawBody !== undefined) headers["content-type"] = "application/json";
+  // A Content-Type the caller gives wins (a JSONL body); anything else sent is JSON.
+  const typed = Object.keys(headers).some((name) => name.toLowerCase() === "content-type");
+  if ((init.body !== undefined || init.rawBody !== undefined) && !typed) headers["content-type"] = "application/json";
   if (token !== null) headers.authorization = `Bearer ${token}`;
   const response = await fetch(`${baseUrl}${path}`, {
     method: (init.method ?? (init.body === undefined && init.rawBody === undefined ? "GET" : "POST")).toUpperCase(),
@@ -47,6 +49,7 @@ export async function callApi(
     body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await response.text();
-  const json = (response.headers.get("content-type") ?? "").includes("json");
+  // JSON, not JSONL (a batch's results: one JSON value per line).
+  const json = /json\s*(;|$)/.test(response.headers.get("content-type") ?? "");
   return { status: response.status, body: json ? (JSON.parse(text) as Record<string, unknown>) : {}, text, headers: response.headers };
 }

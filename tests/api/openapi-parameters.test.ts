@@ -5,6 +5,7 @@ import { ENDPOINT_LIST } from "@sd/contracts/endpoints";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { callApi } from "@sd/testing/history";
 import { useStackWithMail } from "@sd/testing/stack-with-mail";
+import { createWebhook } from "@sd/testing/webhooks";
 
 /**
  * The parameter patterns and enums of the served /openapi.json are the validators': for every
@@ -35,11 +36,14 @@ const stack = useStackWithMail(emulator, { ADMIN_EMAILS: ADMIN_EMAIL, API_KEY_RA
 let credentials: Record<"user" | "admin", Record<string, string>>;
 let constrained: Constrained[];
 let userId: string;
+/** One of the user's webhook endpoints: its delivery log has constrained paging parameters. */
+let webhookId: string;
 
 beforeAll(async () => {
   const user = await stack.signIn();
   const admin = await stack.signIn(ADMIN_EMAIL);
   userId = user.user.id;
+  webhookId = (await createWebhook(stack.url, user.tokens.access_token)).id;
   credentials = {
     user: { authorization: `Bearer ${user.tokens.access_token}` },
     admin: { authorization: `Bearer ${admin.tokens.access_token}` },
@@ -80,8 +84,10 @@ async function send({ method, path, parameter }: Constrained, value: string): Pr
   const example = Object.values(op.body?.examples ?? {})[0]?.value;
   const query = parameter.in === "query" ? `?${new URLSearchParams({ [parameter.name]: value })}` : "";
   const headers = { ...caller, ...(parameter.in === "header" ? { [parameter.name]: value } : {}) };
-  // The only path parameter of a constrained operation is the caller's own user id.
-  const answer = await callApi(stack.url, `${path.replace("{userId}", userId)}${query}`, null, { method, headers, ...(example === undefined ? {} : { body: example }) });
+  // The path parameters of constrained operations are the caller's own user id and webhook endpoint.
+  // A batch file is sent as written, as JSONL; every other example body as JSON.
+  const body = example === undefined ? {} : op.body?.contentType === "application/jsonl" ? { rawBody: example as string, headers: { ...headers, "content-type": "application/jsonl" } } : { body: example };
+  const answer = await callApi(stack.url, `${path.replace("{userId}", userId).replace(/^\/api\/webhooks\/\{id\}/, `/api/webhooks/${webhookId}`)}${query}`, null, { method, headers, ...body });
   return answer.status;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiKeySchema, ImageAssetListResponseSchema } from "@sd/contracts";
+import { API_KEY_HEADER, ApiKeySchema, ImageAssetListResponseSchema } from "@sd/contracts";
 import { ENDPOINT_LIST, EXAMPLE_IMAGE, type Endpoint } from "@sd/contracts/endpoints";
 import { useEmulator } from "@sd/provider-emulator/testing";
 import { fuzzCatalogue, type FuzzTarget } from "@sd/testing/fuzz/catalogue";
@@ -66,6 +66,7 @@ function validBody(op: Endpoint): BodyRecipe | undefined {
     const form: MultipartRecipe = { parts: Object.entries(example as Record<string, string>).map(([name, value]) => ({ name, value })), damage: "none", cut: 0 };
     return { kind: "multipart", form };
   }
+  if (op.body.contentType === "application/jsonl") return { kind: "raw", contentType: "application/jsonl", text: example as string };
   return { kind: "json", value: example };
 }
 
@@ -106,6 +107,11 @@ async function fixturesOf(stack: StackWithMail, withAsset: boolean): Promise<Fuz
   expect(key.status, key.text).toBe(201);
   const apiKey = ApiKeySchema.required({ keyvalue: true }).parse(key.body);
   const preset = await savePreset(stack.url, token, "statuses");
+  const batch = await callApi(stack.url, "/v1/batches", null, {
+    rawBody: '{"custom_id":"statuses","prompt":"Which status?","valid_responses":["200","404"]}\n',
+    headers: { [API_KEY_HEADER]: apiKey.keyvalue, "content-type": "application/jsonl" },
+  });
+  expect(batch.status, batch.text).toBe(202);
   return {
     user: { id: user.user.id, accessToken: token },
     admin: { accessToken: admin.tokens.access_token },
@@ -113,6 +119,7 @@ async function fixturesOf(stack: StackWithMail, withAsset: boolean): Promise<Fuz
     decisionId: decision.id,
     imageAssetId,
     presetId: preset.id,
+    batchId: batch.body.id as string,
   };
 }
 

@@ -15,6 +15,7 @@ import { takeSnapshot, writesBetween } from "@sd/testing/fuzz/writes";
 import { toWire, type WireRequest } from "@sd/testing/fuzz/wire";
 import { callApi, storedDecision } from "@sd/testing/history";
 import { savePreset } from "@sd/testing/presets";
+import { createWebhook } from "@sd/testing/webhooks";
 import { useStackWithMail } from "@sd/testing/stack-with-mail";
 
 /**
@@ -93,6 +94,7 @@ beforeAll(async () => {
     decisionId: decision.id,
     imageAssetId: ImageAssetListResponseSchema.parse(asset.body).imageAssets[0]!.id,
     presetId: (await savePreset(stack.url, token, "fuzz")).id,
+    webhookId: (await createWebhook(stack.url, token)).id,
   };
   gateway = await startLoggedGateway(stack);
   redis = createRedis(stack.vars.REDIS_URL!, "fuzz-test");

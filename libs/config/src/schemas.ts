@@ -33,7 +33,24 @@ export const commonEnv = z.object({
   SIMULATED_LATENCY_MS: intFromEnv(700),
   /** Attempts per vote, the first included (set on each job by the gateway); 429, 5xx and timeouts are retried. */
   VOTE_ATTEMPTS: intFromEnv(3, 1),
+  /**
+   * Whether webhook URLs may be plain http or reach loopback, private, link-local or metadata
+   * addresses (checked at creation by the gateway and at delivery by the webhook worker). Unset:
+   * allowed unless NODE_ENV=production; read it through `webhookAllowPrivateUrls`.
+   */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z.preprocess(
+    (v) => (v === undefined || v === "" ? undefined : String(v).toLowerCase()),
+    z
+      .enum(["true", "false", "1", "0", "yes", "no"])
+      .transform((v) => v === "true" || v === "1" || v === "yes")
+      .optional(),
+  ),
 });
+
+/** WEBHOOK_ALLOW_PRIVATE_URLS, or its default: a production server refuses private webhook URLs, a developer's allows them. */
+export function webhookAllowPrivateUrls(env: { NODE_ENV: string; WEBHOOK_ALLOW_PRIVATE_URLS?: boolean | undefined }): boolean {
+  return env.WEBHOOK_ALLOW_PRIVATE_URLS ?? env.NODE_ENV !== "production";
+}
 
 /** Variables of the processes that open the store (gateway, aggregator). */
 export const storeEnv = z.object({
@@ -109,6 +126,10 @@ const apiKeyEnv = {
   API_MONTHLY_QUOTA: intFromEnv(1000, 1),
   /** Requests per minute per API key (counted in Redis, so shared by every gateway replica). */
   API_KEY_RATE_LIMIT_PER_MINUTE: intFromEnv(60, 1),
+  /** Largest body of POST /v1/batches (a JSONL file of up to 10,000 lines), in bytes; larger is answered 413. */
+  BATCH_MAX_BYTES: intFromEnv(50 * 1024 * 1024, 1024),
+  /** How often the gateway deletes batches (and their lines) past their 30 days. */
+  BATCH_PURGE_INTERVAL_MS: intFromEnv(60 * 60_000, 1000),
 };
 
 export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
@@ -131,6 +152,21 @@ export const gatewayEnv = commonEnv.extend(storeEnv.shape).extend({
   MAX_IN_FLIGHT_DECISIONS: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).optional()),
   /** The `Retry-After` (seconds) of that 503. */
   OVERLOAD_RETRY_AFTER_SECONDS: intFromEnv(2, 1),
+  /**
+   * Decisions one batch (/v1/batches) keeps in flight. Unset: MAX_BATCH_IN_FLIGHT (one batch may
+   * use the whole batch share; several share it).
+   */
+  BATCH_CONCURRENCY: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).optional()),
+  /**
+   * Batch decisions one gateway keeps in flight across all its batches. Unset: a quarter of the
+   * in-flight limit (the vote slots, see `batchLimits`), so three quarters stay free for interactive
+   * decisions, whose votes also go first (batch votes have a lower queue priority).
+   */
+  MAX_BATCH_IN_FLIGHT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().min(1).optional()),
+  /** Batches one gateway runs at once (the others wait for a slot, in the order they were accepted). */
+  BATCH_RUNNERS: intFromEnv(4, 1),
+  /** How long a killed gateway's batch stays locked before another run takes it back (BullMQ's stalled-job check). */
+  BATCH_LOCK_MS: intFromEnv(30_000, 1000),
   /**
    * Total time a decision's votes may take, retries and vendors' Retry-After included: a model
    * still failing then is recorded as an error and the decision is made from the others. Unset
@@ -252,20 +288,37 @@ export const aggregatorEnv = commonEnv.extend(storeEnv.shape).extend({
 });
 export type AggregatorEnv = z.infer<typeof aggregatorEnv>;
 
+/** The webhook delivery worker (a role of the all-in-one process, where the store is, or its own process on MongoDB). */
+export const webhookWorkerEnv = commonEnv.extend(storeEnv.shape).extend({
+  ...healthPort,
+  /** Webhook deliveries in flight at once in this process; a slow receiver holds one slot until its timeout. */
+  WEBHOOK_WORKER_CONCURRENCY: intFromEnv(10, 1),
+  /** How long a delivery may take to connect to the receiver. */
+  WEBHOOK_CONNECT_TIMEOUT_MS: intFromEnv(5_000, 100),
+  /** How long a connected receiver may take to answer (headers and the first 4 KB of body); past it the attempt failed and is retried. */
+  WEBHOOK_RESPONSE_TIMEOUT_MS: intFromEnv(10_000, 100),
+  /**
+   * Multiplies the retry schedule's delays (5 s, 5 min, … about a day in all). 1 in production; tests set a tiny
+   * value to see retries at once. A receiver's Retry-After is honoured as sent.
+   */
+  WEBHOOK_RETRY_DELAY_SCALE: z.preprocess((v) => (v === undefined || v === "" ? undefined : v), z.coerce.number().min(0).max(1).default(1)),
+});
+export type WebhookWorkerEnv = z.infer<typeof webhookWorkerEnv>;
+
 /** The all-in-one process reads every service's variables. */
-export const allInOneEnv = gatewayEnv.extend(workerEnv.shape).extend(aggregatorEnv.shape).extend({
+export const allInOneEnv = gatewayEnv.extend(workerEnv.shape).extend(aggregatorEnv.shape).extend(webhookWorkerEnv.shape).extend({
   /**
    * Provider-worker processes `npm start` forks beside the gateway and aggregator: one event loop
    * per core, the first core left to the gateway. Default: cores - 1, at least 1. 0 runs the
    * workers in this process instead (the in-process test stacks, a one-core machine by choice).
    */
   WORKER_PROCESSES: intFromEnv(Math.max(1, availableParallelism() - 1), 0),
-  /** Run the gateway, workers and aggregator here (default all three). */
+  /** Run the gateway, workers, aggregator and webhook delivery worker here (default all four). */
   ROLES: z
     .string()
-    .default("gateway,provider-worker,aggregator")
+    .default("gateway,provider-worker,aggregator,webhook-worker")
     .transform((s) => s.split(",").map((r) => r.trim()))
-    .pipe(z.array(z.enum(["gateway", "provider-worker", "aggregator"])).min(1)),
+    .pipe(z.array(z.enum(["gateway", "provider-worker", "aggregator", "webhook-worker"])).min(1)),
 });
 export type AllInOneEnv = z.infer<typeof allInOneEnv>;
 
@@ -274,6 +327,18 @@ export type AllInOneEnv = z.infer<typeof allInOneEnv>;
  * models answer, so a process that runs the workers itself admits as many as their slots hold
  * (WORKER_CONCURRENCY per worker process); past that a decision would only queue for a slot.
  */
+/**
+ * A gateway's batch bounds: per batch (BATCH_CONCURRENCY) and in all (MAX_BATCH_IN_FLIGHT), apart
+ * from the interactive in-flight limit `maxInFlight`; by default both a quarter of it.
+ */
+export function batchLimits(
+  env: { BATCH_CONCURRENCY?: number | undefined; MAX_BATCH_IN_FLIGHT?: number | undefined },
+  maxInFlight: number,
+): { perBatch: number; total: number } {
+  const total = env.MAX_BATCH_IN_FLIGHT ?? Math.max(1, Math.floor(maxInFlight / 4));
+  return { perBatch: Math.min(total, env.BATCH_CONCURRENCY ?? total), total };
+}
+
 export function inFlightLimit(env: { MAX_IN_FLIGHT_DECISIONS?: number | undefined }, voteSlots: number | null): number {
   return env.MAX_IN_FLIGHT_DECISIONS ?? voteSlots ?? DEFAULT_MAX_IN_FLIGHT_DECISIONS;
 }

@@ -1,6 +1,8 @@
 export * from "./redis";
 export * from "./vote-policy";
 export * from "./decision-flow";
+export * from "./decision-lanes";
+export { BatchQueue, createBatchWorker, type BatchJob, type BatchWorker, type BatchWorkerSettings } from "./batch-queue";
 // The outcome channel's encoding stays inside libs/queue (DecisionFlow hears it); the aggregator only needs its worker.
 export { createAggregateWorker, type AggregateProcessor } from "./decision-outcomes";
 export { DecisionSteps, type AggregateRun, type NextCall } from "./decision-steps";
@@ -19,3 +21,16 @@ export * from "./queue-board";
 export * from "./queue-keys";
 export * from "./usage-period";
 export { ApiKeyUsage, type ApiKeyMonth } from "./api-key-usage";
+export {
+  WEBHOOK_QUEUE,
+  WebhookDispatch,
+  createWebhookWorker,
+  webhookEnvelope,
+  type LoggedWebhookDelivery,
+  type WebhookAttemptPlan,
+  type WebhookDeliveryJob,
+  type WebhookEndpointDirectory,
+  type WebhookEvent,
+  type WebhookTarget,
+  type WebhookWorkerSettings,
+} from "./webhook-queue";

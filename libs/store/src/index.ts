@@ -10,6 +10,8 @@ export * from "./api-keys";
 export * from "./api-usage";
 export * from "./decision-shares";
 export * from "./presets";
+export * from "./batches";
+export * from "./webhooks";
 export type { BaseDocument, Collection, Filter, FindOptions, Pipeline, SortSpec, Update, UpdateOptions, UpdateResult } from "./collection";
 export {
   DuplicateKeyError,

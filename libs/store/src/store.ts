@@ -10,6 +10,15 @@ import { apiKeysCollection, createApiKeyRepository, type ApiKeyRepository } from
 import { createApiUsageRepository, type ApiUsageRepository } from "./api-usage";
 import { createDecisionShareRepository, decisionSharesCollection, type DecisionShareRepository } from "./decision-shares";
 import { createPresetRepository, presetsCollection, type PresetRepository } from "./presets";
+import {
+  createWebhookDeliveryRepository,
+  createWebhookEndpointRepository,
+  webhookDeliveriesCollection,
+  webhookEndpointsCollection,
+  type WebhookDeliveryRepository,
+  type WebhookEndpointRepository,
+} from "./webhooks";
+import { batchesCollection, batchLinesCollection, createBatchLineRepository, createBatchRepository, type BatchLineRepository, type BatchRepository } from "./batches";
 import type { DriverKind, StoreDriver } from "./driver";
 import { openEmbeddedDriver } from "./drivers/embedded/open-embedded-driver";
 import { openMongoDriver } from "./drivers/mongo/open-mongo-driver";
@@ -30,6 +39,12 @@ export interface Store {
   decisionShares: DecisionShareRepository;
   /** Users' named ensemble settings (panel presets). */
   presets: PresetRepository;
+  /** Batches of API decisions (/v1/batches) and their lines. */
+  batches: BatchRepository;
+  batchLines: BatchLineRepository;
+  /** Users' webhook endpoints and their delivery log. */
+  webhookEndpoints: WebhookEndpointRepository;
+  webhookDeliveries: WebhookDeliveryRepository;
   /** Rejects when the database cannot be reached (or the store is closed). */
   ping(): Promise<void>;
   /** The embedded store's disk: journal damage kept at start, and whether writes fit (a full disk). */
@@ -60,6 +75,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
   try {
     // Opened once: the embedded driver keeps one in-memory copy per open collection.
     const imageAssets = await driver.openCollection(imageAssetsCollection);
+    const webhookDeliveries = await driver.openCollection(webhookDeliveriesCollection);
     const repositories = {
       // The embedded store's data dir is locked to this process, so nothing else writes decisions
       // and every day's rollups can be checked at open; MongoDB may have other writers.
@@ -75,6 +91,10 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       apiUsage: createApiUsageRepository(imageAssets),
       decisionShares: createDecisionShareRepository(await driver.openCollection(decisionSharesCollection)),
       presets: createPresetRepository(await driver.openCollection(presetsCollection)),
+      batches: createBatchRepository(await driver.openCollection(batchesCollection)),
+      batchLines: createBatchLineRepository(await driver.openCollection(batchLinesCollection)),
+      webhookEndpoints: createWebhookEndpointRepository(await driver.openCollection(webhookEndpointsCollection), webhookDeliveries),
+      webhookDeliveries: createWebhookDeliveryRepository(webhookDeliveries),
     };
     return storeOn(driver, repositories);
   } catch (error) {

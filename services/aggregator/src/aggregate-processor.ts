@@ -1,6 +1,6 @@
-import { AggregateJobSchema, toDecisionResponse, type AggregateJob, type DecisionResponse } from "@sd/contracts";
+import { AggregateJobSchema, toDecisionResponse, toV1CompleteStatus, type AggregateJob, type DecisionResponse, type StoredDecision } from "@sd/contracts";
 import { finalEvent, historyDecisionEvent, type LiveEvents } from "@sd/live";
-import type { AggregateProcessor, ApiKeyUsage, FinishedVote, ImageStash, QuorumBoard, ThroughputRecorder } from "@sd/queue";
+import type { AggregateProcessor, ApiKeyUsage, FinishedVote, ImageStash, QuorumBoard, ThroughputRecorder, WebhookEvent } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { decisionsTotal, type Logger } from "@sd/telemetry";
 import { buildDecisionRecord } from "./decision-record";
@@ -29,7 +29,22 @@ export interface AggregateDeps {
   board: QuorumBoard;
   /** Each API key's spend this month, which its monthly spend limit is checked against. */
   keyUsage: ApiKeyUsage;
+  /** The owner's webhook endpoints (`WebhookDispatch`): told of each decision made by a user. */
+  webhooks: { emit(event: WebhookEvent): Promise<void> };
   logger: Logger;
+}
+
+/** The `decision.completed` event of a user's decision; its id is stable per decision so receivers dedupe repeats. */
+function decisionCompletedEvent(decision: StoredDecision & { user_id: string }): WebhookEvent {
+  return {
+    id: `evt_decision_${decision.id}`,
+    type: "decision.completed",
+    user_id: decision.user_id,
+    api_key_id: decision.api_key_id,
+    signed_in: decision.api_key_id === null,
+    data: toV1CompleteStatus(decision),
+    occurred_at: new Date(decision.timestamp),
+  };
 }
 
 /**
@@ -43,7 +58,7 @@ export interface AggregateDeps {
  * (`DecisionRepository.costByApiKey`); its spend this month, which its spend limit is checked
  * against before each decision, is a Redis counter the decision's cost is added to once.
  */
-export function createAggregateProcessor({ store, images, live, throughput, names, board, keyUsage, logger }: AggregateDeps): AggregateProcessor {
+export function createAggregateProcessor({ store, images, live, throughput, names, board, keyUsage, webhooks, logger }: AggregateDeps): AggregateProcessor {
   /** The decision's image assets; idempotent per decision and label, so a rerun gets the same ids. */
   const saveImageAssets = async (data: AggregateJob, userId: string): Promise<string[]> => {
     if (data.images.length === 0) return [];
@@ -82,6 +97,12 @@ export function createAggregateProcessor({ store, images, live, throughput, name
     if (inserted && stored.api_key_id !== null) await keyUsage.addSpend(stored.api_key_id, stored.cost_usd, stored.timestamp);
     if (data.request_id) live.final(finalEvent(data.request_id, response));
     if (stored.user_id !== null) live.historyDecision(stored.user_id, historyDecisionEvent(stored));
+    // Not awaited: a receiver's queue never holds up or fails the decision. Emitted on a rerun too (at least once):
+    // the job id per endpoint and event keeps a repeat from being delivered twice.
+    if (stored.user_id !== null) {
+      const event = decisionCompletedEvent({ ...stored, user_id: stored.user_id });
+      webhooks.emit(event).catch((error: unknown) => logger.warn({ err: error, decision_id: stored.id }, "could not queue the decision's webhooks"));
+    }
     logger.info(
       {
         decision_id: stored.id,

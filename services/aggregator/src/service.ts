@@ -1,7 +1,7 @@
 import type { ProviderConfig } from "@sd/contracts";
 import type { AggregatorEnv } from "@sd/config";
 import { LiveEvents } from "@sd/live";
-import { ApiKeyUsage, DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, createAggregateWorker, createRedis } from "@sd/queue";
+import { ApiKeyUsage, DecisionSteps, ImageStash, QuorumBoard, ThroughputRecorder, WebhookDispatch, createAggregateWorker, createRedis } from "@sd/queue";
 import { storeReadiness, type Readiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
 import { startDecisionMetricsAtZero, type Logger } from "@sd/telemetry";
@@ -28,6 +28,7 @@ export async function startAggregator(
     logger.warn({ err: error }, "could not record a decision in the live throughput figures"),
   );
   const steps = new DecisionSteps(connection, env.QUEUE_PREFIX, env.VOTE_ATTEMPTS);
+  const webhooks = new WebhookDispatch(connection, env.QUEUE_PREFIX, store.webhookEndpoints);
   // Each finished decision is also published to the gateways waiting for it (see createAggregateWorker).
   const worker = createAggregateWorker(
     createAggregateProcessor({
@@ -38,6 +39,7 @@ export async function startAggregator(
       names,
       board: new QuorumBoard(connection, env.QUEUE_PREFIX),
       keyUsage: new ApiKeyUsage(connection, env.QUEUE_PREFIX),
+      webhooks,
       logger,
     }),
     { connection, prefix: env.QUEUE_PREFIX, concurrency: env.AGGREGATOR_CONCURRENCY, lockMs: env.JOB_LOCK_MS, steps },
@@ -53,6 +55,7 @@ export async function startAggregator(
     async close() {
       await worker.close();
       await steps.close();
+      await webhooks.close();
       connection.disconnect();
     },
   };

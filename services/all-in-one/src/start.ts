@@ -2,6 +2,7 @@ import { inFlightLimit, providersFromEnv, type AllInOneEnv } from "@sd/config";
 import { startAggregator } from "@sd/aggregator";
 import { startGateway } from "@sd/gateway";
 import { startProviderWorkers } from "@sd/provider-worker";
+import { startWebhookWorker } from "@sd/webhook-worker";
 import { assertRedisReachable } from "@sd/queue";
 import type { Store } from "@sd/store";
 import { addOtherProcessesMetrics } from "@sd/telemetry";
@@ -9,7 +10,7 @@ import { closeServer, openStoreFor, simulateMissingProviders, startHealthServer,
 import { forkProviderWorkers } from "./worker-processes";
 
 /**
- * The gateway, the provider workers and the aggregator (ROLES picks a subset), with the same code
+ * The gateway, the provider workers, the aggregator and the webhook delivery worker (ROLES picks a subset), with the same code
  * paths and the same Redis queues as the split services. The workers run in WORKER_PROCESSES
  * processes forked from this one, which keeps the store, or here when it is 0. `rawEnv` carries the
  * per-provider variables (`<ID>_API_KEY`...) and is what forked workers inherit. Returns the gateway's
@@ -23,7 +24,7 @@ export async function startAllInOne(
   const has = (role: AllInOneEnv["ROLES"][number]) => env.ROLES.includes(role);
   await assertRedisReachable(env.REDIS_URL);
   const store =
-    has("gateway") || has("aggregator")
+    has("gateway") || has("aggregator") || has("webhook-worker")
       ? await openStoreFor(env, (has("gateway") && has("aggregator")) || env.EMBEDDED_STORE_SPLIT, lifecycle)
       : null;
   const ids = [...new Set([...env.PROVIDERS, env.SUGGESTION_PROVIDER])];
@@ -50,6 +51,10 @@ export async function startAllInOne(
   if (store && has("aggregator")) {
     const aggregator = await startAggregator(env, store, deciders, lifecycle.logger);
     lifecycle.onShutdown("aggregator", () => aggregator.close());
+  }
+  if (store && has("webhook-worker")) {
+    const webhooks = await startWebhookWorker(env, store, lifecycle.logger);
+    lifecycle.onShutdown("webhook worker", () => webhooks.close());
   }
   // Forked workers start while the aggregator does; decisions are admitted once they consume.
   await workerProcesses?.ready;

@@ -30,6 +30,9 @@ import { v1Routes } from "./routes/v1";
 import { openAiRoutes } from "./routes/openai-compatible";
 import { mcpRoutes } from "./routes/mcp";
 import { presetRoutes } from "./routes/presets";
+import { batchRoutes } from "./routes/batches";
+import { webBatchRoutes } from "./routes/web-batches";
+import { webhookRoutes } from "./routes/webhooks";
 import { openApiRoutes } from "./openapi";
 import { adminRoutes } from "./admin";
 import type { QueueView } from "./admin-queues";
@@ -76,6 +79,8 @@ export function createApp({ env, logger, redis, decisions, useCases, suggester, 
     decisionRoutes({ decisions: useCases.decisions, publicLimit, byteLimit, imageBody, requireUser: auth.requireUser, userLimit: auth.perUserLimit }),
     decisionHistoryRoutes(useCases.history, auth.requireUser),
     presetRoutes(useCases.presets, auth.requireUser),
+    webBatchRoutes(useCases.batches, auth.requireUser),
+    webhookRoutes(useCases.webhooks, auth.requireUser),
     historyExportRoutes(useCases.historyExport, auth.requireUser),
     // Opening a shared decision has its own per-address budget, apart from the decisions'.
     shareRoutes(useCases.shares, auth.requireUser, perIpRateLimit(redis, env.QUEUE_PREFIX, "shared", env.RATE_LIMIT_PER_MINUTE)),
@@ -92,6 +97,7 @@ export function createApp({ env, logger, redis, decisions, useCases, suggester, 
   app.use(mcpRoutes({ tools: useCases.mcp, assertWithinSpendLimit, decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, byteLimit, imageBody, logger }));
   app.use("/v1", openAiRoutes({ chat: useCases.chat, decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, spendLimit: apiKeys.spendLimit, byteLimit, imageBody, logger }));
   app.use("/v1", v1Routes({ decisions: useCases.decisions, keyAccess: apiKeys.keyAccess, spendLimit: apiKeys.spendLimit, byteLimit, imageBody }));
+  app.use("/v1", batchRoutes({ batches: useCases.batches, keyAccess: apiKeys.keyAccess, spendLimit: apiKeys.spendLimit, maxBytes: env.BATCH_MAX_BYTES }));
   app.use(keyHistoryRoutes(useCases.history, apiKeys.keyAccess));
   app.use(["/api", "/v1"], (_req, _res, next) => next(new HttpError(404, "Not found")));
   app.use(openApiRoutes());

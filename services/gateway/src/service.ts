@@ -1,11 +1,15 @@
 import { createServer } from "node:http";
-import { ConfigError, inFlightLimit, type GatewayEnv } from "@sd/config";
+import { ConfigError, batchLimits, inFlightLimit, webhookAllowPrivateUrls, type GatewayEnv } from "@sd/config";
 import { toDecisionResponse, type ProviderConfig } from "@sd/contracts";
 import { LiveEvents, VoteFeed, attachLiveSocket } from "@sd/live";
 import { createProvider } from "@sd/providers";
 import {
   AGGREGATE_RETRY_WINDOW_MS,
+  ApiKeyUsage,
+  BatchQueue,
   CallCancels,
+  WebhookDispatch,
+  createBatchWorker,
   DecisionFlow,
   ImageStash,
   QueueInspector,
@@ -18,7 +22,8 @@ import {
 import { closeServer, serverUrl, startHealthServer, storeReadiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
-import { createApiKeys } from "./api-keys";
+import { createApiKeys, MonthlyQuota } from "./api-keys";
+import { secondsUntilNextMonth } from "./api-keys/middleware";
 import { queueView as createQueueView } from "./admin-queues";
 import { createApp } from "./app";
 import { recordQueueDepths } from "./routes/health";
@@ -27,8 +32,9 @@ import { resolveApiKeyEncryptionKey } from "./auth/secrets";
 import { createMailer } from "./mail/mailer";
 import { closeStalledBodies, requestTimeoutOptions } from "./http/request-timeouts";
 import { DecisionService, voteDeadlineMs } from "./decision-service";
+import { BatchRunner } from "./batches/batch-runner";
 import { EnsembleDefaults } from "./ensemble-options";
-import { createUseCases } from "./use-cases";
+import { createUseCases, type UseCases } from "./use-cases";
 import { providersResponse } from "./routes/providers";
 
 export interface Gateway {
@@ -74,6 +80,95 @@ function logRedisOutages(redis: Redis, logger: Logger): void {
   });
 }
 
+/**
+ * Deletes the batches past their 30 days now and every `intervalMs` (the embedded store has no TTL
+ * index). Returns a function that stops it.
+ */
+function purgeExpiredBatches(batches: UseCases["batches"], intervalMs: number, logger: Logger): () => void {
+  let running = false;
+  const purge = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const purged = await batches.purgeExpired();
+      if (purged.batches + purged.lines > 0) logger.info(purged, "deleted expired batches");
+    } catch (error) {
+      logger.warn({ err: error }, "could not delete expired batches; trying again later");
+    } finally {
+      running = false;
+    }
+  };
+  void purge();
+  const timer = setInterval(() => void purge(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** Deletes webhook delivery log rows past their 30 days now and every hour. Returns a function that stops it. */
+function purgeOldWebhookDeliveries(webhooks: UseCases["webhooks"], logger: Logger): () => void {
+  const purge = () =>
+    webhooks
+      .purgeOldDeliveries()
+      .then((deleted) => {
+        if (deleted > 0) logger.info({ deleted }, "deleted webhook deliveries past their 30 days");
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "could not delete old webhook deliveries; trying again later"));
+  void purge();
+  const timer = setInterval(() => void purge(), 60 * 60_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * How long the runner waits for a batch line's decision before it looks again, and the vote
+ * deadline of a batch line: far longer than an interactive one's, since its votes may wait behind
+ * interactive traffic (a deadline that ran out in the queue would record them as errors), yet
+ * within the life of its images in Redis (IMAGE_TTL_SECONDS) and never shorter than VOTE_DEADLINE_MS.
+ */
+function batchTimings(env: GatewayEnv, interactiveDeadlineMs: number): { waitMs: number; voteDeadlineMs: number } {
+  const waitMs = Math.max(env.DECISION_TIMEOUT_MS, 10 * 60_000);
+  const margin = AGGREGATE_RETRY_WINDOW_MS + 60_000;
+  return { waitMs, voteDeadlineMs: Math.max(interactiveDeadlineMs, Math.min(waitMs, env.IMAGE_TTL_SECONDS * 1000) - margin) };
+}
+
+/**
+ * Runs accepted batches in this gateway (DecisionService lives here): a worker on the batch queue,
+ * and, at start, every unfinished batch started again (its job id is the batch id, so a batch whose
+ * job is still there is not added twice; one left by a killed gateway is taken back by BullMQ's
+ * stalled-job check). Returns a function that stops it.
+ */
+function runBatches(
+  env: GatewayEnv,
+  deps: { store: Store; decisions: DecisionService; live: LiveEvents; batchQueue: BatchQueue; webhooks: WebhookDispatch; redis: Redis; logger: Logger },
+): () => Promise<void> {
+  const { store, decisions, live, batchQueue, webhooks, redis } = deps;
+  const logger = deps.logger.child({ component: "batches" });
+  const limits = batchLimits(env, inFlightLimit(env, null));
+  const runner = new BatchRunner({
+    store,
+    decisions,
+    progress: (userId, event) => live.batchProgress(userId, event),
+    webhooks,
+    perBatch: limits.perBatch,
+    total: limits.total,
+    // A batch line may queue behind interactive traffic: look again after this, rather than give up.
+    waitMs: batchTimings(env, voteDeadlineMs(env)).waitMs,
+    logger,
+  });
+  const worker = createBatchWorker((batchId, signal) => runner.run(batchId, signal), {
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+    concurrency: env.BATCH_RUNNERS,
+    lockMs: env.BATCH_LOCK_MS,
+    onError: (error) => logger.warn({ err: error }, "batch worker error"),
+  });
+  void store.batches
+    .listUnfinished()
+    .then((batches) => Promise.all(batches.map((batch) => batchQueue.start(batch.id))))
+    .catch((error: unknown) => logger.warn({ err: error }, "could not restart the unfinished batches; they start with the next gateway"));
+  return () => worker.close();
+}
+
 export async function startGateway(env: GatewayEnv, store: Store, providers: GatewayProviders, logger: Logger): Promise<Gateway> {
   assertImageTtlCoversDecisions(env);
   const ensemble = new EnsembleDefaults(providers.deciders, env);
@@ -112,9 +207,11 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     ensemble,
     timeoutMs: env.DECISION_TIMEOUT_MS,
     voteDeadlineMs: voteDeadline,
+    batchVoteDeadlineMs: batchTimings(env, voteDeadline).voteDeadlineMs,
     imageTtlSeconds: env.IMAGE_TTL_SECONDS,
     storeRefusal: () => store.storage.refusal(),
     maxInFlight: inFlightLimit(env, null),
+    maxBatchInFlight: batchLimits(env, inFlightLimit(env, null)).total,
     overloadRetryAfterSeconds: env.OVERLOAD_RETRY_AFTER_SECONDS,
     cancels: new CallCancels(redis, env.QUEUE_PREFIX),
   });
@@ -141,12 +238,34 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
     writable: env.QUEUE_BOARD_WRITABLE,
   });
   const ready = async () => (await Promise.all([redis.ping(), storeReadiness(store)]))[1];
+  // Starts an accepted batch: one job per batch, which a gateway's batch runner takes.
+  const batchQueue = new BatchQueue(redis, env.QUEUE_PREFIX);
+  // Webhook deliveries (test events, resends, and events this gateway emits) go on their own queue.
+  const webhookDispatch = new WebhookDispatch(redis, env.QUEUE_PREFIX, store.webhookEndpoints);
+  const useCases = createUseCases({
+    store,
+    decisions,
+    idempotency: apiKeys.idempotency,
+    votes: voteFeed,
+    providers: providersResponse(providers.deciders, decisions.ensembleDefaults),
+    batches: {
+      // The same counters as the key's access check (one per user and month in Redis).
+      quota: new MonthlyQuota(redis, env.QUEUE_PREFIX, env.API_MONTHLY_QUOTA),
+      keyUsage: new ApiKeyUsage(redis, env.QUEUE_PREFIX),
+      secondsUntilNextMonth,
+      runner: batchQueue,
+    },
+    webhooks: { dispatch: webhookDispatch, allowPrivateUrls: webhookAllowPrivateUrls(env) },
+  });
+  const stopWebhookPurge = purgeOldWebhookDeliveries(useCases.webhooks, logger);
+  const stopBatchPurge = purgeExpiredBatches(useCases.batches, env.BATCH_PURGE_INTERVAL_MS, logger);
+  const stopBatches = runBatches(env, { store, decisions, live: liveEvents, batchQueue, webhooks: webhookDispatch, redis, logger });
   const app = createApp({
     env,
     logger,
     redis,
     decisions,
-    useCases: createUseCases({ store, decisions, idempotency: apiKeys.idempotency, votes: voteFeed, providers: providersResponse(providers.deciders, decisions.ensembleDefaults) }),
+    useCases,
     suggester: createProvider(providers.suggester),
     deciders: providers.deciders,
     store,
@@ -203,9 +322,13 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
       // the aggregator, here or elsewhere, are still running), within the wait they were promised.
       http.close();
       http.closeIdleConnections();
+      stopBatchPurge();
+      stopWebhookPurge();
+      // Before the flow closes: the runners stop feeding lines and leave theirs to the next run.
+      await stopBatches();
       await flow.drain(env.DECISION_TIMEOUT_MS);
       await live.close();
-      await Promise.all([flow.close(), queues.close(), queueView.close()]);
+      await Promise.all([flow.close(), queues.close(), queueView.close(), batchQueue.close(), webhookDispatch.close()]);
       redis.disconnect();
       imageRedis.disconnect();
       liveRedis.disconnect();

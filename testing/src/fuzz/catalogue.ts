@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { ENDPOINT_LIST, type DocumentedOperation } from "@sd/contracts/endpoints";
-import { badJsonBodies, operatorInEveryStringField, rawBodies } from "./json-body";
+import { badJsonBodies, badJsonlBodies, JSONL_CONTENT_TYPE, jsonlOperatorVariants, operatorInEveryStringField, rawBodies } from "./json-body";
 import { badForms, type MultipartRecipe } from "./multipart";
 import type { BodyRecipe, Caller, RequestRecipe } from "./recipe";
 import { callerRefusal } from "./refusal";
@@ -37,6 +37,9 @@ const PATH_PARAMETERS: readonly { name: string; after?: readonly string[]; kind:
   { name: "id", after: ["image-assets"], kind: "imageAsset" },
   { name: "token", after: ["shared"], kind: "shareToken" },
   { name: "id", after: ["presets"], kind: "preset" },
+  { name: "id", after: ["batches"], kind: "batch" },
+  { name: "id", after: ["webhooks"], kind: "webhook" },
+  { name: "delivery_id", after: ["deliveries"], kind: "webhookDelivery" },
 ];
 
 const MULTIPART_FORMS: Readonly<Record<string, true>> = { applyForJob: true };
@@ -88,6 +91,11 @@ function bodiesOf(op: DocumentedOperation, title: string, missing: string[]): Bo
         (field): BodyRecipe => ({ kind: "multipart", form: { ...base, parts: base.parts.map((p) => (p.name === field ? { name: `${field}[$ne]`, value: "x" } : p)) } }),
       ),
     };
+  }
+  if (op.body.contentType === "application/jsonl") {
+    // A batch file: its lines are the bodies to make bad (a JSON body is refused for its Content-Type alone).
+    const text = example as string;
+    return { valid: { kind: "raw", contentType: JSONL_CONTENT_TYPE, text }, bad: badJsonlBodies(text), operatorVariants: jsonlOperatorVariants(text) };
   }
   return { valid: { kind: "json", value: example }, bad: badJsonBodies(op.body.schema, example), operatorVariants: operatorInEveryStringField(op.body.schema, example) };
 }

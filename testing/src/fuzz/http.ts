@@ -80,8 +80,8 @@ export function problemsWith(answer: WireAnswer, mustRefuse: boolean): string[] 
   if (mustRefuse && answer.status < 400) problems.push(`accepted (status ${answer.status}) a request the contract refuses`);
   for (const [pattern, what] of LEAKS) if (pattern.test(answer.text)) problems.push(`${what} in the answer`);
   if (answer.text.length === 0) return problems;
-  // A download (the history export's CSV) is the one success that is not JSON; its errors still are.
-  if (answer.status < 300 && String(answer.headers["content-type"] ?? "").startsWith("text/csv")) return problems;
+  // Downloads (the history export's CSV, a batch's JSONL results) are the successes that are not JSON; their errors still are.
+  if (answer.status < 300 && /^(text\/csv|application\/jsonl)/.test(String(answer.headers["content-type"] ?? ""))) return problems;
   if (!String(answer.headers["content-type"] ?? "").startsWith("application/json")) {
     problems.push(`a ${answer.headers["content-type"] ?? "untyped"} body instead of JSON`);
     return problems;

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { BatchLineInputSchema } from "@sd/contracts";
 import type { DocumentedBody } from "@sd/contracts/endpoints";
 import { badJsonValue, DANGEROUS_KEYS, POLLUTION_MARKER } from "./bad-values";
 import { BODY_ENCODINGS, type BodyEncoding } from "../faults/heavy-bodies";
@@ -135,4 +136,36 @@ export function operatorInEveryStringField(schema: BodySchema, base: unknown): J
   return bodyFields(schema)
     .filter((field) => field.type === "string")
     .flatMap((field) => OPERATORS.map((operator): JsonBodyRecipe => ({ kind: "json", value: setAt(base, field.path, operator) })));
+}
+
+/** The Content-Type of a batch file (POST /v1/batches). */
+export const JSONL_CONTENT_TYPE = "application/jsonl";
+
+/** `baseText`'s lines with the first replaced by a recipe's JSON value (a JSON recipe; others are kept as they are). */
+function firstLineReplaced(baseText: string, recipe: JsonBodyRecipe): JsonBodyRecipe {
+  if (recipe.kind !== "json") return recipe;
+  const rest = baseText.split("\n").slice(1).join("\n");
+  return { kind: "raw", contentType: JSONL_CONTENT_TYPE, text: `${toJsonText(recipe.value)}\n${rest}` };
+}
+
+/**
+ * Batch files (JSONL) a batch's validation refuses: the first line made bad as a JSON body is
+ * (its fields wrong, removed, huge, operators), broken lines, no line at all, every custom_id
+ * twice, the file under other Content-Types, or compressed.
+ */
+export function badJsonlBodies(baseText: string): fc.Arbitrary<JsonBodyRecipe> {
+  const [first = "{}"] = baseText.split("\n");
+  const line = JSON.parse(first) as Record<string, unknown>;
+  return fc.oneof(
+    { weight: 4, arbitrary: badJsonBodies(BatchLineInputSchema, line).map((recipe) => firstLineReplaced(baseText, recipe)) },
+    { weight: 1, arbitrary: fc.constantFrom("", "\n \n", "{", "[1]", "null", `${baseText}${baseText}`, `${first.slice(0, -1)}\n`).map((text): JsonBodyRecipe => ({ kind: "raw", contentType: JSONL_CONTENT_TYPE, text })) },
+    { weight: 1, arbitrary: fc.constantFrom(...WRONG_CONTENT_TYPES).map((contentType): JsonBodyRecipe => ({ kind: "raw", contentType, text: baseText })) },
+    { weight: 1, arbitrary: fc.constantFrom(...BODY_ENCODINGS).map((encoding): JsonBodyRecipe => ({ kind: "compressed", encoding, text: baseText })) },
+  );
+}
+
+/** `{"$ne": null}` and the other operators in every string field of a batch file's first line. */
+export function jsonlOperatorVariants(baseText: string): JsonBodyRecipe[] {
+  const [first = "{}"] = baseText.split("\n");
+  return operatorInEveryStringField(BatchLineInputSchema, JSON.parse(first)).map((recipe) => firstLineReplaced(baseText, recipe));
 }

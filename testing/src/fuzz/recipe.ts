@@ -17,6 +17,10 @@ export interface FuzzFixtures {
   shareToken?: string;
   /** One of the user's panel presets; without one, an id nobody has. */
   presetId?: string;
+  /** One of the API key's batches; without one, an id nobody has. */
+  batchId?: string;
+  /** One of the user's webhook endpoints; without one, an id nobody has. */
+  webhookId?: string;
 }
 
 export type BodyRecipe = JsonBodyRecipe | { kind: "multipart"; form: MultipartRecipe };

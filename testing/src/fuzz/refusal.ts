@@ -1,4 +1,5 @@
 import { parse as parseQueryString } from "node:querystring";
+import { BATCH_LIMITS, BatchLineInputSchema } from "@sd/contracts";
 import type { DocumentedBody, DocumentedOperation } from "@sd/contracts/endpoints";
 import { formRefusal } from "./multipart";
 import type { Caller, RequestRecipe } from "./recipe";
@@ -44,11 +45,41 @@ function parsedBody(contentType: string | null, body: Buffer | null): { value: u
   }
 }
 
+const JSONL_TYPES = ["application/jsonl", "application/x-ndjson"];
+
+/**
+ * A batch file (POST /v1/batches): sent as JSONL, with at least one line and at most 10,000, each
+ * a JSON object its line schema accepts, no custom_id twice. A JSONL body that passes may still be
+ * refused (a model that is not configured): then it is not certainly refused, so not sent as such.
+ */
+function jsonlRefusal(wire: WireRequest): string | null {
+  const type = (wire.contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!JSONL_TYPES.includes(type)) return "a batch that is not JSONL";
+  const lines = (wire.body ?? Buffer.alloc(0)).toString("utf8").split("\n").filter((line) => line.trim() !== "");
+  if (lines.length === 0) return "a batch with no line";
+  if (lines.length > BATCH_LIMITS.maxLines) return "a batch with too many lines";
+  const ids = new Set<string>();
+  for (const line of lines) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return "a batch line that is not JSON";
+    }
+    const parsed = BatchLineInputSchema.safeParse(value);
+    if (!parsed.success) return "a batch line its schema refuses";
+    if (ids.has(parsed.data.custom_id)) return "a custom_id used twice";
+    ids.add(parsed.data.custom_id);
+  }
+  return null;
+}
+
 /** A DELETE's body is optional (the document marks it so): no body reads as `{}`. */
 function bodyRefusal(op: DocumentedOperation, schema: DocumentedBody["schema"], wire: WireRequest): string | null {
   // Only a route that says so takes a compressed body, and none does.
   const encoding = wire.headers["content-encoding"];
   if (wire.body !== null && encoding !== undefined && encoding !== "identity") return "a compressed body (Content-Encoding)";
+  if (op.body?.contentType === "application/jsonl") return jsonlRefusal(wire);
   const parsed = parsedBody(wire.contentType, wire.body);
   if (parsed === "refused") return "a body the JSON parser refuses";
   if (parsed === "unknown") return null;

@@ -1,5 +1,5 @@
 import { API_KEY_HEADER } from "@sd/contracts";
-import { EXAMPLE_IDS, EXAMPLE_PRESET_ID, EXAMPLE_SHARE_TOKEN } from "@sd/contracts/endpoints";
+import { EXAMPLE_BATCH_ID, EXAMPLE_IDS, EXAMPLE_PRESET_ID, EXAMPLE_SHARE_TOKEN, EXAMPLE_WEBHOOK_DELIVERY_ID, EXAMPLE_WEBHOOK_ID } from "@sd/contracts/endpoints";
 import type { DocumentedOperation } from "@sd/contracts/endpoints";
 import { compress } from "../faults/heavy-bodies";
 import { encodeForm } from "./multipart";
@@ -20,7 +20,7 @@ export interface WireRequest {
 }
 
 /** The kinds of object a path parameter names, and the fixture that is one. */
-export type IdKind = "decision" | "user" | "apiKey" | "imageAsset" | "shareToken" | "preset";
+export type IdKind = "decision" | "user" | "apiKey" | "imageAsset" | "shareToken" | "preset" | "batch" | "webhook" | "webhookDelivery";
 
 export function fixtureId(fixtures: FuzzFixtures, kind: IdKind): string {
   switch (kind) {
@@ -36,6 +36,12 @@ export function fixtureId(fixtures: FuzzFixtures, kind: IdKind): string {
       return fixtures.shareToken ?? EXAMPLE_SHARE_TOKEN;
     case "preset":
       return fixtures.presetId ?? EXAMPLE_PRESET_ID;
+    case "batch":
+      return fixtures.batchId ?? EXAMPLE_BATCH_ID;
+    case "webhook":
+      return fixtures.webhookId ?? EXAMPLE_WEBHOOK_ID;
+    case "webhookDelivery":
+      return EXAMPLE_WEBHOOK_DELIVERY_ID;
   }
 }
 

@@ -30,6 +30,7 @@ export async function takeSnapshot(store: Store, redis: Redis, prefix: string, u
     apiKeys: await store.apiKeys.count(),
     waitlist: await store.waitlist.count(),
     jobApplications: await store.applications.count(),
+    userBatches: (await store.batches.listForUser(userId, { limit: 1, offset: 0 })).total,
   };
   const keysOwned = (await store.apiKeys.listForUser(userId)).map((k) => `${k.id}:${k.active_status}`);
   const assetsOwned = (await store.imageAssets.listForUser(userId, 200)).map((a) => a.id);

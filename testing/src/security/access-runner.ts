@@ -42,7 +42,7 @@ export function expectAnswer(answer: ApiAnswer, expected: Expected, where: strin
 
 /** The owner's ids, key and email: none may appear in an answer to anyone else. */
 export function ownerSecrets(objects: OwnedObjects): string[] {
-  return [objects.decisionId, objects.v1DecisionId, ...objects.assetIds, objects.apiKey.id, objects.apiKey.keyvalue, objects.owner.user.id, objects.owner.user.email, objects.presetId];
+  return [objects.decisionId, objects.v1DecisionId, ...objects.assetIds, objects.apiKey.id, objects.apiKey.keyvalue, objects.owner.user.id, objects.owner.user.email, objects.presetId, objects.batchId, objects.webhookId, objects.webhookDeliveryId];
 }
 
 /** The answers `caller` must get from `row` when it is not the owner (for object rows) and not an admin (for admin rows). */

@@ -2,10 +2,12 @@ import {
   ADMIN_MESSAGES,
   API_KEY_MESSAGES,
   AUTH_MESSAGES,
+  BATCH_MESSAGES,
   HISTORY_MESSAGES,
   IMAGE_ASSET_MESSAGES,
   PRESET_MESSAGES,
   V1_HEADERS,
+  WEBHOOK_MESSAGES,
   toOpenAiError,
   type AuthResponse,
 } from "@sd/contracts";
@@ -35,7 +37,16 @@ export interface OwnedObjects {
   shareToken: string;
   /** One of the owner's panel presets. */
   presetId: string;
+  /** A batch sent with the owner's key (one line, custom_id `BATCH_CUSTOM_ID`), finished before the table runs. */
+  batchId: string;
+  /** One of the owner's webhook endpoints, and a delivery of its log (a test event, delivered). */
+  webhookId: string;
+  webhookDeliveryId: string;
 }
+
+/** The custom_id of the owner's batch: its results show it. */
+export const BATCH_CUSTOM_ID = "security-suite-line";
+const JSONL = { "content-type": "application/jsonl" };
 
 /** A status, or a status and the exact body. */
 export type Expected = number | { status: number; body: unknown };
@@ -126,6 +137,74 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
     owner: 202,
     other: 202,
     anonymous: NO_KEY,
+  },
+
+  // ---- batches (SD-API-KEY): another user's batch is an unknown id
+  { kind: "object", method: "get", path: "/v1/batches", auth: "api-key", request: at("/v1/batches"), ownerSees: (o) => o.batchId, owner: 200, other: 200, anonymous: NO_KEY },
+  {
+    kind: "object",
+    method: "post",
+    path: "/v1/batches",
+    auth: "api-key",
+    request: () => ({ path: "/v1/batches", rawBody: '{"custom_id":"table","prompt":"Security table batch?","valid_responses":["A","B"]}\n', headers: JSONL }),
+    owner: 202,
+    other: 202,
+    anonymous: NO_KEY,
+  },
+  ...(["", "/results"] as const).map(
+    (suffix): ObjectRow => ({
+      kind: "object",
+      method: "get",
+      path: `/v1/batches/{id}${suffix}`,
+      auth: "api-key",
+      request: (o) => ({ path: `/v1/batches/${o.batchId}${suffix}` }),
+      objectId: (o) => o.batchId,
+      // The results name the batch's lines, not the batch.
+      ownerSees: (o) => (suffix === "" ? o.batchId : BATCH_CUSTOM_ID),
+      owner: 200,
+      other: detail(404, BATCH_MESSAGES.notFound),
+      anonymous: NO_KEY,
+    }),
+  ),
+  {
+    // The owner's batch is finished: the owner is told so, anyone else that there is no such batch.
+    kind: "object",
+    method: "post",
+    path: "/v1/batches/{id}/cancel",
+    auth: "api-key",
+    request: (o) => ({ path: `/v1/batches/${o.batchId}/cancel` }),
+    objectId: (o) => o.batchId,
+    owner: 409,
+    other: detail(404, BATCH_MESSAGES.notFound),
+    anonymous: NO_KEY,
+  },
+
+  // ---- batches in the web app (bearer): the same batches with the session; another user's batch is an unknown id
+  { kind: "object", method: "get", path: "/api/batches", auth: "bearer", request: at("/api/batches"), ownerSees: (o) => o.batchId, owner: 200, other: 200, anonymous: BAD_TOKEN },
+  ...(["", "/results"] as const).map(
+    (suffix): ObjectRow => ({
+      kind: "object",
+      method: "get",
+      path: `/api/batches/{id}${suffix}`,
+      auth: "bearer",
+      request: (o) => ({ path: `/api/batches/${o.batchId}${suffix}` }),
+      objectId: (o) => o.batchId,
+      ownerSees: (o) => (suffix === "" ? o.batchId : BATCH_CUSTOM_ID),
+      owner: 200,
+      other: detail(404, BATCH_MESSAGES.notFound),
+      anonymous: BAD_TOKEN,
+    }),
+  ),
+  {
+    kind: "object",
+    method: "post",
+    path: "/api/batches/{id}/cancel",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/batches/${o.batchId}/cancel` }),
+    objectId: (o) => o.batchId,
+    owner: 409,
+    other: detail(404, BATCH_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
   },
 
   // ---- the OpenAI-compatible routes (the key as SD-API-KEY or the bearer token): a decision is the key owner's
@@ -385,6 +464,63 @@ export const ACCESS_TABLE: readonly AccessRow[] = [
       anonymous: BAD_TOKEN,
     }),
   ),
+
+  // ---- webhooks (bearer): another user's endpoint, its log and its deliveries are an unknown id
+  { kind: "object", method: "get", path: "/api/webhooks", auth: "bearer", request: at("/api/webhooks"), ownerSees: (o) => o.webhookId, owner: 200, other: 200, anonymous: BAD_TOKEN },
+  {
+    kind: "object",
+    method: "post",
+    path: "/api/webhooks",
+    auth: "bearer",
+    request: () => ({ path: "/api/webhooks", body: { url: "https://example.com/security-table", events: ["batch.completed"] } }),
+    owner: 201,
+    other: 201,
+    anonymous: BAD_TOKEN,
+  },
+  ...(["get", "patch", "delete"] as const).map(
+    (method): ObjectRow => ({
+      kind: "object",
+      method,
+      path: "/api/webhooks/{id}",
+      auth: "bearer",
+      request: (o) => ({ path: `/api/webhooks/${o.webhookId}`, body: method === "patch" ? { description: "Changed by the security table" } : undefined }),
+      objectId: (o) => o.webhookId,
+      owner: 200,
+      other: detail(404, WEBHOOK_MESSAGES.notFound),
+      anonymous: BAD_TOKEN,
+    }),
+  ),
+  ...(
+    [
+      ["post", "rotate-secret", 200],
+      ["get", "deliveries", 200],
+      ["post", "test", 202],
+    ] as const
+  ).map(
+    ([method, action, owner]): ObjectRow => ({
+      kind: "object",
+      method,
+      path: `/api/webhooks/{id}/${action}`,
+      auth: "bearer",
+      request: (o) => ({ path: `/api/webhooks/${o.webhookId}/${action}` }),
+      objectId: (o) => o.webhookId,
+      ...(action === "deliveries" ? { ownerSees: (o: OwnedObjects) => o.webhookDeliveryId } : {}),
+      owner,
+      other: detail(404, WEBHOOK_MESSAGES.notFound),
+      anonymous: BAD_TOKEN,
+    }),
+  ),
+  {
+    kind: "object",
+    method: "post",
+    path: "/api/webhooks/{id}/deliveries/{delivery_id}/resend",
+    auth: "bearer",
+    request: (o) => ({ path: `/api/webhooks/${o.webhookId}/deliveries/${o.webhookDeliveryId}/resend` }),
+    objectId: (o) => o.webhookId,
+    owner: 202,
+    other: detail(404, WEBHOOK_MESSAGES.notFound),
+    anonymous: BAD_TOKEN,
+  },
 
   // ---- account
   { kind: "object", method: "post", path: "/api/auth/logout", auth: "bearer", request: at("/api/auth/logout"), endsSession: true, owner: 200, other: 200, anonymous: BAD_TOKEN },

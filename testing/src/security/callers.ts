@@ -1,5 +1,6 @@
-import { ApiKeySchema, V1_HEADERS, voteQueueName, type AuthResponse } from "@sd/contracts";
-import type { OwnedObjects } from "./access-table";
+import { vi } from "vitest";
+import { ApiKeySchema, BatchSchema, TERMINAL_BATCH_STATUSES, V1_HEADERS, voteQueueName, type AuthResponse } from "@sd/contracts";
+import { BATCH_CUSTOM_ID, type OwnedObjects } from "./access-table";
 import { send, type Credential } from "./http";
 import { encodeJwt, hs256, payloadOf } from "./jwt";
 
@@ -92,5 +93,74 @@ export async function createOwnedObjects(stack: SignInStack, caller: Caller): Pr
   const preset = await send(stack.url, { method: "post", path: "/api/presets", body: { name: "Security suite preset", settings: { ensemble_mode: "judge" } } }, bearerOf(owner));
   if (preset.status !== 201) throw new Error(`the owner's preset answered ${preset.status}: ${preset.text}`);
   const presetId = preset.body.id as string;
-  return { owner, decisionId, assetIds, apiKey, v1DecisionId: v1.body.decision_id as string, idempotencyKey, v1Body, queueName: voteQueueName("openai"), shareToken, presetId };
+  const batchId = await finishedBatch(stack, apiKey.keyvalue);
+  const webhook = await deliveredWebhook(stack, owner);
+  return {
+    owner,
+    decisionId,
+    assetIds,
+    apiKey,
+    v1DecisionId: v1.body.decision_id as string,
+    idempotencyKey,
+    v1Body,
+    queueName: voteQueueName("openai"),
+    shareToken,
+    presetId,
+    batchId,
+    webhookId: webhook.id,
+    webhookDeliveryId: webhook.deliveryId,
+  };
+}
+
+/** Longest the owner's test event may take to be delivered and logged. */
+const WEBHOOK_DELIVERY_MS = 30_000;
+
+/**
+ * A webhook endpoint of the owner with one delivery in its log: a test event sent to the stack's own
+ * unknown path (a loopback URL, allowed in tests), answered 404, which is logged and not retried.
+ */
+async function deliveredWebhook(stack: SignInStack, owner: AuthResponse): Promise<{ id: string; deliveryId: string }> {
+  const created = await send(stack.url, { method: "post", path: "/api/webhooks", body: { url: `${stack.url}/security-suite-webhook-sink`, events: ["decision.completed"] } }, bearerOf(owner));
+  if (created.status !== 201) throw new Error(`the owner's webhook answered ${created.status}: ${created.text}`);
+  const id = created.body.id as string;
+  const test = await send(stack.url, { method: "post", path: `/api/webhooks/${id}/test` }, bearerOf(owner));
+  if (test.status !== 202) throw new Error(`the owner's test event answered ${test.status}: ${test.text}`);
+  const deliveryId = await vi.waitFor(
+    async () => {
+      const log = await send(stack.url, { method: "get", path: `/api/webhooks/${id}/deliveries` }, bearerOf(owner));
+      const first = (log.body.deliveries as { id: string }[] | undefined)?.[0];
+      if (!first) throw new Error(`the owner's test event is not in the delivery log yet: ${log.text}`);
+      return first.id;
+    },
+    { timeout: WEBHOOK_DELIVERY_MS, interval: 100 },
+  );
+  return { id, deliveryId };
+}
+
+/** Longest the owner's batch may take to finish once cancelled (its one line, if already running, completes). */
+const BATCH_FINISH_MS = 30_000;
+
+/**
+ * A one-line batch of the owner's, cancelled and waited for until it is finished, so nothing the
+ * runner does changes it while the table runs (other callers' calls must leave it as it is).
+ */
+async function finishedBatch(stack: SignInStack, key: string): Promise<string> {
+  const created = await send(
+    stack.url,
+    { method: "post", path: "/v1/batches", rawBody: `${JSON.stringify({ custom_id: BATCH_CUSTOM_ID, prompt: "Security suite: which batch?", valid_responses: ["A", "B"] })}\n`, headers: { "content-type": "application/jsonl" } },
+    { apiKey: key },
+  );
+  if (created.status !== 202) throw new Error(`the owner's batch answered ${created.status}: ${created.text}`);
+  const batchId = created.body.id as string;
+  const cancelled = await send(stack.url, { method: "post", path: `/v1/batches/${batchId}/cancel` }, { apiKey: key });
+  // 409: its line was decided already and the batch completed.
+  if (cancelled.status !== 200 && cancelled.status !== 409) throw new Error(`cancelling the owner's batch answered ${cancelled.status}: ${cancelled.text}`);
+  await vi.waitFor(
+    async () => {
+      const read = await send(stack.url, { method: "get", path: `/v1/batches/${batchId}` }, { apiKey: key });
+      if (!TERMINAL_BATCH_STATUSES.includes(BatchSchema.parse(read.body).status)) throw new Error(`the owner's batch is not finished: ${read.text}`);
+    },
+    { timeout: BATCH_FINISH_MS, interval: 100 },
+  );
+  return batchId;
 }

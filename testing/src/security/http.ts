@@ -15,6 +15,8 @@ export interface HttpRequest {
   path: string;
   /** Sent as JSON. */
   body?: unknown;
+  /** Sent as written (give its Content-Type in `headers`). */
+  rawBody?: string;
   headers?: Record<string, string>;
 }
 
@@ -23,5 +25,5 @@ export function send(baseUrl: string, request: HttpRequest, credential: Credenti
   const headers: Record<string, string> = { ...request.headers };
   if (credential.apiKey !== undefined) headers[API_KEY_HEADER] = credential.apiKey;
   if (credential.cookie !== undefined) headers.cookie = credential.cookie;
-  return callApi(baseUrl, request.path, credential.bearer ?? null, { method: request.method, body: request.body, headers });
+  return callApi(baseUrl, request.path, credential.bearer ?? null, { method: request.method, body: request.body, rawBody: request.rawBody, headers });
 }

@@ -13,8 +13,8 @@ export interface DocumentedExample {
 
 export interface DocumentedBody<S extends z.ZodType = z.ZodType> {
   schema: S;
-  /** text/csv: only for an answer (a download). */
-  contentType?: "application/json" | "multipart/form-data" | "text/csv";
+  /** text/csv: only for an answer (a download); application/jsonl: one JSON value per line (batches). */
+  contentType?: "application/json" | "multipart/form-data" | "text/csv" | "application/jsonl";
   examples: Record<string, DocumentedExample>;
 }
 
@@ -55,6 +55,14 @@ export const TAGS = {
   decisions: { name: "Decisions", description: "The web app's decision and suggestion endpoints." },
   history: { name: "Decision history", description: "A signed-in user's stored decisions." },
   shares: { name: "Share links", description: "A read-only link to one decision, created and revoked by its owner, opened by anyone who has it." },
+  batches: {
+    name: "Batches",
+    description: "Up to 10,000 decisions sent at once as a JSONL file, run in the background at a lower priority than single decisions, with their results read back as JSONL; authenticated with an API key.",
+  },
+  webhooks: {
+    name: "Webhooks",
+    description: "A signed-in user's endpoints that receive signed POSTs (Standard Webhooks) when decisions and batches complete, with each endpoint's delivery log.",
+  },
   presets: { name: "Panel presets", description: "A signed-in user's named ensemble settings (mode, models, early quorum, rounds, judge), picked in the playground or named by `preset` in POST /v1/ensemble." },
   imageAssets: { name: "Image assets", description: "The images stored with a signed-in user's decisions." },
   apiKeys: { name: "API keys", description: "Create, reveal, switch off and delete API keys; see this month's usage." },

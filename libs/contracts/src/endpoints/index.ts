@@ -22,6 +22,9 @@ import { decisionEndpoints } from "./web-decisions";
 import { shareEndpoints } from "./shares";
 import { exportEndpoints } from "./export";
 import { presetEndpoints } from "./presets";
+import { batchEndpoints } from "./batches";
+import { webBatchEndpoints } from "./web-batches";
+import { webhookEndpoints } from "./webhooks";
 import { BODY_MESSAGES, SMALL_BODY_LIMIT_BYTES } from "../body-limits";
 
 const DECISION_BODIES: readonly z.ZodType[] = [DecisionRequestSchema, V1EnsembleRequestSchema];
@@ -81,6 +84,8 @@ function withParsingRefusals<E extends Endpoint>(op: E): E {
 
 const DEFINED = [
   ...v1Endpoints,
+  ...batchEndpoints,
+  ...webBatchEndpoints,
   ...openAiEndpoints,
   ...mcpEndpoints,
   ...decisionEndpoints,
@@ -93,6 +98,7 @@ const DEFINED = [
   ...shareEndpoints,
   ...exportEndpoints,
   ...presetEndpoints,
+  ...webhookEndpoints,
 ] as const;
 
 /** An OpenAI-compatible operation documents each error in OpenAI's shape, as its route answers it. */
@@ -126,3 +132,5 @@ export { JsonRpcErrorSchema } from "./mcp";
 export * from "./client";
 export { EXAMPLE_SHARE_TOKEN } from "./shares";
 export { EXAMPLE_PRESET_ID } from "./presets";
+export { EXAMPLE_BATCH_ID } from "./batches";
+export { EXAMPLE_WEBHOOK_DELIVERY_ID, EXAMPLE_WEBHOOK_ID } from "./webhooks";

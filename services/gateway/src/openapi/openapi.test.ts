@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { API_KEY_HEADER, ENSEMBLE_MODE_LABELS, ENSEMBLE_MODES, ErrorResponseSchema, OpenAiErrorSchema, V1_HEADERS } from "@sd/contracts";
+import { API_KEY_HEADER, BatchRejectedSchema, ENSEMBLE_MODE_LABELS, ENSEMBLE_MODES, ErrorResponseSchema, OpenAiErrorSchema, V1_HEADERS } from "@sd/contracts";
 import { buildOpenApiDocument, SECURITY_SCHEMES } from "./document";
 import { ENDPOINT_LIST, JsonRpcErrorSchema } from "@sd/contracts/endpoints";
 
@@ -76,7 +76,16 @@ describe("the OpenAPI document", () => {
         // 431 is Node's own answer to oversized headers, before any route: it has no body.
         if (Number(status) < 400 || Number(status) === 431) continue;
         // The OpenAI-compatible routes answer OpenAI's error shape; the MCP transport answers JSON-RPC errors of its own.
-        const expected = op.errorShape === "openai" ? OpenAiErrorSchema : op.path === "/mcp" && response.body?.schema === JsonRpcErrorSchema ? JsonRpcErrorSchema : ErrorResponseSchema;
+        // A batch refused for its lines adds the lines to `detail` (BatchRejectedSchema extends {detail}).
+        const batchLines = op.operationId === "createBatch" && status === "422";
+        const expected =
+          op.errorShape === "openai"
+            ? OpenAiErrorSchema
+            : op.path === "/mcp" && response.body?.schema === JsonRpcErrorSchema
+              ? JsonRpcErrorSchema
+              : batchLines
+                ? BatchRejectedSchema
+                : ErrorResponseSchema;
         expect(response.body?.schema, `${op.method} ${op.path} ${status}`).toBe(expected);
       }
     }

@@ -11,6 +11,8 @@ import { ShareUseCases } from "./shares";
 import { HistoryExportUseCases } from "./history-export";
 import { ChatCompletionUseCases } from "./chat-completions";
 import { McpToolUseCases } from "./mcp-tools";
+import { BatchUseCases, type BatchUseCaseDeps } from "./batches";
+import { WebhookUseCases, type WebhookDispatcher } from "./webhooks";
 
 export { DomainError, type DomainErrorKind } from "./errors";
 export { DecisionUseCases, type ApiDecisionInput, type ApiDecisionOutcome } from "./decisions";
@@ -22,6 +24,8 @@ export { ShareUseCases } from "./shares";
 export { HistoryExportUseCases } from "./history-export";
 export { ChatCompletionUseCases } from "./chat-completions";
 export { McpToolUseCases } from "./mcp-tools";
+export { BatchUseCases, type BatchStarter, type BatchUseCaseDeps } from "./batches";
+export { WebhookUseCases, newWebhookSecret, toWebhookEndpoint, type WebhookDispatcher, type WebhookUseCaseDeps } from "./webhooks";
 
 /** What people do with the product, for every adapter (REST routes, and the ones to come) to call. */
 export interface UseCases {
@@ -33,6 +37,8 @@ export interface UseCases {
   historyExport: HistoryExportUseCases;
   chat: ChatCompletionUseCases;
   mcp: McpToolUseCases;
+  batches: BatchUseCases;
+  webhooks: WebhookUseCases;
 }
 
 export interface UseCaseDeps {
@@ -43,6 +49,10 @@ export interface UseCaseDeps {
   votes: VoteFeed;
   /** The models a panel is chosen from. */
   providers: ProvidersResponse;
+  /** The quota, key usage and runner of batches (/v1/batches). */
+  batches: Pick<BatchUseCaseDeps, "quota" | "keyUsage" | "secondsUntilNextMonth" | "runner">;
+  /** The webhook delivery queue (test events, resends) and whether webhook URLs may be private. */
+  webhooks: { dispatch: WebhookDispatcher; allowPrivateUrls: boolean };
 }
 
 export function createUseCases(deps: UseCaseDeps): UseCases {
@@ -56,5 +66,7 @@ export function createUseCases(deps: UseCaseDeps): UseCases {
     presets: new PresetUseCases(deps.store.presets, deps.decisions.ensembleDefaults),
     shares: new ShareUseCases(deps.store),
     historyExport: new HistoryExportUseCases(deps.store),
+    batches: new BatchUseCases({ store: deps.store, checkEnsemble: (request) => void deps.decisions.ensembleDefaults.resolve(request, true), ...deps.batches }),
+    webhooks: new WebhookUseCases({ endpoints: deps.store.webhookEndpoints, deliveries: deps.store.webhookDeliveries, ...deps.webhooks }),
   };
 }
