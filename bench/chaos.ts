@@ -6,8 +6,10 @@
  *   npm run chaos                                   (1,000 decisions per drill; 100 image decisions)
  *   CHAOS_SIZE=50 CHAOS_MEMORY_DECISIONS=20 CHAOS_DRILLS=a,d,g npm run chaos
  *   CHAOS_DRILLS=i CHAOS_FLOOD_SECONDS=10 npm run chaos   (the compressed-body flood alone, shorter)
+ *   CHAOS_DRILLS=j,k,l npm run chaos                (a batch of CHAOS_SIZE lines: its gateway killed, Redis killed, its gateway stopped, mid-batch)
  */
 import { startEmulator } from "@sd/provider-emulator";
+import { batchInterrupted } from "@sd/testing/faults/batch-drill";
 import { compressedBodyFlood, floodProblems, floodTable, type BodyFloodRow } from "@sd/testing/faults/body-flood";
 import {
   allInOneKilled,
@@ -26,7 +28,7 @@ import {
 
 const SIZE = Number(process.env.CHAOS_SIZE ?? 1000);
 /** Letters of the drills to run (e.g. `a,b,g`); all by default. */
-const ONLY = new Set((process.env.CHAOS_DRILLS ?? "a,b,c,d,e,f,g,h,i").split(",").map((letter) => letter.trim()));
+const ONLY = new Set((process.env.CHAOS_DRILLS ?? "a,b,c,d,e,f,g,h,i,j,k,l").split(",").map((letter) => letter.trim()));
 const MEMORY_DECISIONS = Number(process.env.CHAOS_MEMORY_DECISIONS ?? 100);
 /** Drill i: how long and with how many clients the heavy bodies are sent. */
 const FLOOD_SECONDS = Number(process.env.CHAOS_FLOOD_SECONDS ?? 30);
@@ -42,6 +44,10 @@ const DRILLS: [string, (drill: DrillContext, size: number) => Promise<FaultRow |
   ["e. one model failing", oneModelFailing],
   ["f. SIGTERM under load", sigtermUnderLoad],
   ["h. forked worker SIGKILLed", forkedWorkerKilled],
+  // A batch of SIZE lines, interrupted a quarter of the way (issue 32).
+  ["j. batch: gateway SIGKILLed mid-batch", (drill, size) => batchInterrupted(drill, size, "gateway-killed")],
+  ["k. batch: Redis with AOF SIGKILLed mid-batch", (drill, size) => batchInterrupted(drill, size, "redis-restarted")],
+  ["l. batch: gateway SIGTERMed mid-batch", (drill, size) => batchInterrupted(drill, size, "gateway-stopped")],
 ];
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;

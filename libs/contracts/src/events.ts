@@ -14,6 +14,8 @@ export const SOCKET_EVENTS = {
   watchHistory: "history:watch",
   /** server -> client, in the user's room: one of their decisions was stored. */
   historyDecision: "history:decision",
+  /** server -> client, in the user's room: one of their batches moved on (at most a few times a second per batch). */
+  batchProgress: "batch:progress",
 } as const;
 
 /** Room of one decision request. */
@@ -55,3 +57,11 @@ export type WatchHistoryRequest = z.infer<typeof WatchHistoryRequestSchema>;
 /** Sent to the owner's room when a decision of theirs is stored (the dashboard then reloads its page). */
 export const HistoryDecisionEventSchema = z.object({ decision_id: z.string(), timestamp: z.string() });
 export type HistoryDecisionEvent = z.infer<typeof HistoryDecisionEventSchema>;
+
+/** Sent to the owner's room while a batch runs (throttled), and once more when it ends. */
+export const BatchProgressEventSchema = z.object({
+  batch_id: z.string(),
+  status: z.enum(["validating", "in_progress", "completed", "cancelled", "failed"]),
+  request_counts: z.object({ total: z.number().int().nonnegative(), completed: z.number().int().nonnegative(), failed: z.number().int().nonnegative() }),
+});
+export type BatchProgressEvent = z.infer<typeof BatchProgressEventSchema>;

@@ -62,7 +62,8 @@ function upToPattern(max: number): RegExp {
   return new RegExp(`^(?:${[...shorter, ...sameLength, digits].join("|")})$`);
 }
 
-function wholeNumber(name: string, max: number) {
+/** A query parameter holding a whole number from 0 to `max` (documented as the exact pattern it matches). */
+export function wholeNumber(name: string, max: number) {
   const message = `${name} must be a whole number from 0 to ${max}.`;
   return z
     .string({ error: message })

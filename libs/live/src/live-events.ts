@@ -1,6 +1,6 @@
 import { Emitter } from "@socket.io/redis-emitter";
 import type { Redis } from "ioredis";
-import { SOCKET_EVENTS, requestRoom, userRoom, type FinalEvent, type HistoryDecisionEvent, type VoteEvent } from "@sd/contracts";
+import { SOCKET_EVENTS, requestRoom, userRoom, type BatchProgressEvent, type FinalEvent, type HistoryDecisionEvent, type VoteEvent } from "@sd/contracts";
 import { decisionVotesChannel, socketIoKey } from "@sd/queue";
 import { sessionRoom } from "./channel";
 
@@ -38,6 +38,11 @@ export class LiveEvents {
   /** A signed-in user's decision was stored: their open dashboards reload. */
   historyDecision(userId: string, event: HistoryDecisionEvent): void {
     this.emitter.to(userRoom(userId)).emit(SOCKET_EVENTS.historyDecision, event);
+  }
+
+  /** One of the user's batches moved on (the runner throttles these). */
+  batchProgress(userId: string, event: BatchProgressEvent): void {
+    this.emitter.to(userRoom(userId)).emit(SOCKET_EVENTS.batchProgress, event);
   }
 
   /**

@@ -42,6 +42,11 @@ export class ApiKeyUsage {
     await this.add(apiKeyId, REQUESTS, 1, at);
   }
 
+  /** Counts `count` calls at once: a batch's decisions, counted when it is accepted. */
+  async countRequests(apiKeyId: string, count: number, at: Date = new Date()): Promise<void> {
+    if (count > 0) await this.add(apiKeyId, REQUESTS, count, at);
+  }
+
   /** Adds a decision's cost (US dollars) to the key's spend in the month of `at` (the decision's time). */
   async addSpend(apiKeyId: string, usd: number, at: Date): Promise<void> {
     const nanos = Math.round(usd * NANO_USD_PER_USD);

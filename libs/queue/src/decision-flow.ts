@@ -15,18 +15,11 @@ import { finishedCalls, type FinishedCalls } from "./decision-steps";
 import { onReconnect, patientDuplicate } from "./redis";
 import { retentionJobOptions } from "./job-retention";
 import { voteJobOptions } from "./vote-policy";
+import { LANE_PRIORITIES, type DecisionLane } from "./decision-lanes";
 
 /** Attempts at writing a decision: the store may be briefly unreachable. */
 const AGGREGATE_ATTEMPTS = 5;
 const AGGREGATE_BACKOFF_MS = 1000;
-
-/**
- * The one priority of every aggregate job. BullMQ puts a parent whose children are done at the end
- * of its wait list that workers take from next, so without a priority the newest ready decisions
- * go first and, under load, the oldest wait behind them; prioritized jobs of one priority leave in
- * the order they became ready.
- */
-const AGGREGATE_PRIORITY = 1;
 
 /** Longest the aggregate job's retries can add after the votes are in (exponential backoff between its attempts). */
 export const AGGREGATE_RETRY_WINDOW_MS = Array.from({ length: AGGREGATE_ATTEMPTS - 1 }, (_, i) => AGGREGATE_BACKOFF_MS * 2 ** i).reduce((a, b) => a + b, 0);
@@ -171,17 +164,19 @@ export class DecisionFlow {
 
   /**
    * Enqueues a decision and returns its id (what every other method takes); job ids derive from the
-   * decision id, so enqueuing twice adds nothing. `quorumWeights` (early quorum on: every panel
+   * decision id, so enqueuing twice adds nothing (decision-lanes.test.ts proves it). `lane` sets the
+   * jobs' priorities (see LANE_PRIORITIES). `quorumWeights` (early quorum on: every panel
    * weight, see libs/ensemble) goes to each vote.
    */
-  async enqueue(decision: AggregateJob, quorumWeights: Readonly<Record<string, number>> | null = null): Promise<string> {
+  async enqueue(decision: AggregateJob, quorumWeights: Readonly<Record<string, number>> | null = null, lane: DecisionLane = "interactive"): Promise<string> {
+    const priorities = LANE_PRIORITIES[lane];
     await this.producer.add({
       name: "aggregate",
       queueName: AGGREGATE_QUEUE,
       data: decision,
       opts: {
         jobId: decision.decision_id,
-        priority: AGGREGATE_PRIORITY,
+        priority: priorities.aggregate,
         // Writing the decision may meet a store outage: retry it rather than lose the decision.
         attempts: AGGREGATE_ATTEMPTS,
         backoff: { type: "exponential", delay: AGGREGATE_BACKOFF_MS },
@@ -201,7 +196,11 @@ export class DecisionFlow {
           round: 1,
           ...(quorumWeights ? { quorum_weights: { ...quorumWeights } } : {}),
         } satisfies VoteJob,
-        opts: { jobId: voteJobId(decision.decision_id, provider), ...voteJobOptions(this.voteAttempts) },
+        opts: {
+          jobId: voteJobId(decision.decision_id, provider),
+          ...voteJobOptions(this.voteAttempts),
+          ...(priorities.vote !== undefined ? { priority: priorities.vote } : {}),
+        },
       })),
     });
     return decision.decision_id;

@@ -2,6 +2,9 @@ import { Queue, WaitingChildrenError, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { voteQueueName, type Vote, type VoteJob } from "@sd/contracts";
 import { voteJobOptions } from "./vote-policy";
+import { votePriorityOf } from "./decision-lanes";
+
+const withPriority = (priority: number | undefined) => (priority !== undefined ? { priority } : {});
 
 /** What the calls of an aggregate job came to so far, by job id. */
 export interface FinishedCalls<Result> {
@@ -83,6 +86,8 @@ export class DecisionSteps {
           jobId: call.jobId,
           parent: { id: parent.id!, queue: parent.queueQualifiedName },
           ...voteJobOptions(this.voteAttempts),
+          // A batch decision's later calls keep its lane's lower priority.
+          ...withPriority(votePriorityOf(parent.opts.priority)),
         }),
       ),
     );

@@ -3,7 +3,7 @@ import { ConfigError, type GatewayEnv } from "@sd/config";
 import { MESSAGES, type DecisionRequest, type DecisionResponse } from "@sd/contracts";
 import { quorumWeights } from "@sd/ensemble";
 import { pendingProgress, type LiveEvents } from "@sd/live";
-import { DecisionLostError, type CallCancels, DecisionTimeoutError, deleteIfEqual, requestIdClaimKey, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
+import { DecisionLostError, type CallCancels, type DecisionLane, DecisionTimeoutError, deleteIfEqual, requestIdClaimKey, type DecisionFlow, type DecisionInFlight, type ImageStash, type Redis } from "@sd/queue";
 import type { EnsembleDefaults, ResolvedEnsemble } from "./ensemble-options";
 import { DomainError } from "./use-cases/errors";
 
@@ -38,6 +38,13 @@ export interface SubmitOptions {
   decisionId?: string;
   /** The decision this one re-runs: stored on the new decision as its `rerun_of`. */
   rerunOf?: string;
+  /**
+   * `batch`: a line of a batch. Its jobs go after every interactive one (see LANE_PRIORITIES) and
+   * it is admitted against MAX_BATCH_IN_FLIGHT, not the interactive in-flight limit. Default interactive.
+   */
+  lane?: DecisionLane;
+  /** How long `start`'s result waits (default DECISION_TIMEOUT_MS): a batch line may wait behind interactive traffic. */
+  waitMs?: number;
 }
 
 export interface DecisionServiceDeps {
@@ -53,6 +60,8 @@ export interface DecisionServiceDeps {
   timeoutMs: number;
   /** How long a decision's votes may take, retries included (see `voteDeadlineMs`). */
   voteDeadlineMs: number;
+  /** The same for a batch line (its votes may wait behind interactive ones); voteDeadlineMs when unset. */
+  batchVoteDeadlineMs?: number;
   /** How long a decision's images stay readable in Redis (IMAGE_TTL_SECONDS). */
   imageTtlSeconds: number;
   /** Why the store cannot write decisions now (a full disk), or null: new decisions are then refused at once (507). */
@@ -61,6 +70,8 @@ export interface DecisionServiceDeps {
   maxInFlight: number;
   /** The `Retry-After` of that refusal (OVERLOAD_RETRY_AFTER_SECONDS). */
   overloadRetryAfterSeconds: number;
+  /** Batch decisions this gateway may have in flight (their own bound: they never take the interactive ones' room). */
+  maxBatchInFlight?: number;
   /** Cancels a decision's calls when its client goes away. */
   cancels: CallCancels;
 }
@@ -89,6 +100,8 @@ export interface StartedDecision {
 export class DecisionService {
   /** Decisions being queued without a wait (`submit`): in flight too, until they are queued. */
   private submitting = 0;
+  /** Batch decisions waited for: counted by the flow's waits, but not against the interactive limit. */
+  private batchWaits = 0;
 
   constructor(private readonly deps: DecisionServiceDeps) {}
 
@@ -107,17 +120,48 @@ export class DecisionService {
    * the aggregator's outcome cannot be missed and nothing has to be read back from the queue.
    */
   async start(request: DecisionRequest, requester: Requester, options: SubmitOptions): Promise<StartedDecision> {
-    this.admit();
+    const batch = options.lane === "batch";
+    if (batch) this.admitBatch();
+    else this.admit();
     const decisionId = options.decisionId ?? randomUUID();
-    const pending = this.deps.flow.listen(decisionId, this.deps.timeoutMs);
+    const pending = this.deps.flow.listen(decisionId, options.waitMs ?? this.deps.timeoutMs);
+    if (batch) this.batchWaits += 1;
     try {
       await this.enqueueDecision(request, requester, { ...options, decisionId });
     } catch (error) {
       pending.cancel();
+      if (batch) this.batchWaits -= 1;
       throw error;
     }
     pending.enqueued();
-    return { decisionId, result: this.answer(decisionId, pending.result) };
+    const result = this.answer(decisionId, pending.result);
+    return { decisionId, result: batch ? this.countedAsBatch(result) : result };
+  }
+
+  /**
+   * `wait` for a batch line's decision (re-attached after a restart): counted against the batch
+   * bound, not the interactive one, and waiting `waitMs`.
+   */
+  waitBatch(decisionId: string, waitMs: number): Promise<DecisionResponse> {
+    this.batchWaits += 1;
+    return this.countedAsBatch(this.answer(decisionId, this.deps.flow.waitForDecision(decisionId, waitMs)));
+  }
+
+  /** Refuses a batch decision while the store cannot write, or past MAX_BATCH_IN_FLIGHT (the runner keeps below it). */
+  admitBatch(): void {
+    const refusal = this.deps.storeRefusal();
+    if (refusal) throw refusal;
+    if (this.batchWaits < (this.deps.maxBatchInFlight ?? Number.POSITIVE_INFINITY)) return;
+    throw new DomainError("busy", MESSAGES.overloaded, { retryAfterSeconds: this.deps.overloadRetryAfterSeconds });
+  }
+
+  /** Ends a batch wait's count once its result settles. */
+  private async countedAsBatch(result: Promise<DecisionResponse>): Promise<DecisionResponse> {
+    try {
+      return await result;
+    } finally {
+      this.batchWaits -= 1;
+    }
   }
 
   /**
@@ -154,7 +198,8 @@ export class DecisionService {
   admit(): void {
     const refusal = this.deps.storeRefusal();
     if (refusal) throw refusal;
-    if (this.deps.flow.waitingCount + this.submitting < this.deps.maxInFlight) return;
+    // Batch decisions have their own bound: they never push an interactive one into a 503.
+    if (this.deps.flow.waitingCount - this.batchWaits + this.submitting < this.deps.maxInFlight) return;
     throw new DomainError("busy", MESSAGES.overloaded, { retryAfterSeconds: this.deps.overloadRetryAfterSeconds });
   }
 
@@ -180,7 +225,7 @@ export class DecisionService {
   private async enqueueDecision(
     request: DecisionRequest,
     requester: Requester,
-    { earlyQuorumByDefault, decisionId = randomUUID(), rerunOf }: SubmitOptions,
+    { earlyQuorumByDefault, decisionId = randomUUID(), rerunOf, lane = "interactive" }: SubmitOptions,
   ): Promise<string> {
     // Before anything is stored: an unknown model is the client's mistake (400).
     const ensemble = this.deps.ensemble.resolve(request, earlyQuorumByDefault);
@@ -189,7 +234,7 @@ export class DecisionService {
     const received_at = Date.now();
     if (request_id !== null) await this.claimRequestId(request_id, decision_id);
     try {
-      await this.enqueue(request, ensemble, requester, decision_id, received_at, rerunOf ?? null);
+      await this.enqueue(request, ensemble, requester, decision_id, received_at, rerunOf ?? null, lane);
     } catch (error) {
       // Not enqueued (Redis went away midway): the client may send the same request_id again.
       if (request_id !== null) await this.releaseRequestId(request_id, decision_id).catch(() => undefined);
@@ -220,6 +265,7 @@ export class DecisionService {
     decision_id: string,
     received_at: number,
     rerun_of: string | null,
+    lane: DecisionLane,
   ): Promise<void> {
     const { flow, images, live } = this.deps;
     const request_id = request.request_id ?? null;
@@ -242,14 +288,14 @@ export class DecisionService {
         judge_provider: ensemble.judge,
         received_at,
         // Stamped once here and carried by every vote job: retries and a restarted worker keep it.
-        vote_deadline_at: received_at + this.deps.voteDeadlineMs,
+        vote_deadline_at: received_at + (lane === "batch" ? (this.deps.batchVoteDeadlineMs ?? this.deps.voteDeadlineMs) : this.deps.voteDeadlineMs),
         is_authenticated: requester.user !== null,
         user_id: requester.user?.id ?? null,
         user_email: requester.user?.email ?? null,
         user_ip: requester.ip,
         api_key_id: requester.apiKeyId,
         rerun_of,
-      }, earlyQuorumWeights);
+      }, earlyQuorumWeights, lane);
     } catch (error) {
       // Nothing will read them: do not leave up to 30 MB in Redis until they expire.
       await images.delete(imageRefs).catch(() => undefined);

@@ -27,7 +27,8 @@ import type { DocumentedResponse } from "./define";
 
 // ---------------------------------------------------------------- the public API (/v1)
 
-const apiKeyErrors: Record<number, DocumentedResponse> = {
+/** The answers of every call with a key. */
+export const apiKeyErrors: Record<number, DocumentedResponse> = {
   401: error(`No ${API_KEY_HEADER} header, or a key that is unknown, deleted or switched off.`, {
     missingKey: { summary: "No key", value: exampleErrors.missingKey },
     invalidKey: { summary: "Unknown or inactive key", value: exampleErrors.invalidKey },
