@@ -136,7 +136,7 @@ describe.skipIf(browserUnavailable)("settings: the sidebar and its sections", ()
       await nav.getByRole("link", { name: "API keys (0 keys)", exact: true }).waitFor();
       const links = await nav.getByRole("link").allInnerTexts();
       expect(links[0]).toMatch(/^API keys\s+0\s/);
-      expect(links.slice(1)).toEqual(["Billing", "Limits", "Organization", "Workspaces", "Privacy controls"]);
+      expect(links.slice(1)).toEqual(["Webhooks", "Billing", "Limits", "Organization", "Workspaces", "Privacy controls"]);
       await section(page, "API keys").getByText(API_KEY_MESSAGES.emptyState, { exact: true }).waitFor();
       expect(await overflowingElements(page)).toEqual([]);
 

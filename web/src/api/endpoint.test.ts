@@ -72,6 +72,12 @@ describe("callEndpoint: the answer is the endpoint's success answer", () => {
     expect(calls[0]!.init.method).toBe("POST");
   });
 
+  it("uses the 202 schema for an endpoint that answers 202 (a queued webhook test event)", async () => {
+    expect(successSchema(ENDPOINTS.sendWebhookTest)).toBe(ENDPOINTS.sendWebhookTest.responses[202].body.schema);
+    serveFetch(jsonResponse(202, { event_id: "evt_test_1", message: "Queued" }));
+    expect(await callEndpoint(ENDPOINTS.sendWebhookTest, { params: { id: "w1" } }, session("access-1"))).toEqual({ event_id: "evt_test_1", message: "Queued" });
+  });
+
   it("throws InvalidResponseError when a 2xx answer does not match the endpoint's schema", async () => {
     serveFetch(jsonResponse(200, { is_admin: "yes" }), jsonResponse(200, { providers: "none" }));
     const asAdmin = await rejection(callEndpoint(ENDPOINTS.adminCheck, {}, session("access-1")));

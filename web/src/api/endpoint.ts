@@ -3,12 +3,14 @@ import type { z } from "zod";
 import { authorizedRequest, type AuthorizationSource } from "./authorized";
 import { apiRequest, type ApiRequest } from "./client";
 
-/** The endpoint's success answer: 200, else 201 (the status its route answers when it goes well). */
+/** The endpoint's success answer: 200, else 201, else 202 (the status its route answers when it goes well). */
 type SuccessResponse<E extends Endpoint> = 200 extends keyof E["responses"]
   ? E["responses"][200]
   : 201 extends keyof E["responses"]
     ? E["responses"][201]
-    : never;
+    : 202 extends keyof E["responses"]
+      ? E["responses"][202]
+      : never;
 
 /** The zod schema of the endpoint's success answer. */
 export type SuccessSchema<E extends Endpoint> = SuccessResponse<E> extends { body: { schema: infer S extends z.ZodType } } ? S : never;
@@ -53,7 +55,7 @@ interface AnyRequest {
 
 /** The schema of the endpoint's success answer; an endpoint without a JSON one cannot be called this way. */
 export function successSchema<E extends Endpoint>(endpoint: E): SuccessSchema<E> {
-  const schema = (endpoint.responses[200] ?? endpoint.responses[201])?.body?.schema;
+  const schema = (endpoint.responses[200] ?? endpoint.responses[201] ?? endpoint.responses[202])?.body?.schema;
   if (!schema) throw new Error(`${endpoint.operationId} has no JSON success answer`);
   return schema as SuccessSchema<E>;
 }

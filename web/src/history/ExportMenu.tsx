@@ -2,8 +2,8 @@ import { EXPORT_FORMATS, type ExportFormat } from "@sd/contracts";
 import { ENDPOINTS, endpointPath } from "@sd/contracts/endpoints";
 import { ChevronDown, Download, LoaderCircle } from "lucide-react";
 import { useEffect, useId, useRef, useState } from "react";
-import { withAuthorization } from "../api/authorized";
-import { ApiError, readError } from "../api/client";
+import { ApiError } from "../api/client";
+import { downloadAsUser } from "../api/download";
 import { useAuthorization } from "../auth/session-context";
 import { Button } from "../ui/button";
 import { toast } from "../ui/toast";
@@ -18,26 +18,9 @@ function exportQuery(filters: HistoryFilters): Record<string, string> {
   return query;
 }
 
-/** The file name the server gives (Content-Disposition), else a plain one. */
-function fileNameOf(response: Response, format: ExportFormat): string {
-  return /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? `decisions.${format}`;
-}
-
-/** Downloads the export as the signed-in user (a bearer header, so a plain link cannot carry it). */
-async function download(format: ExportFormat, filters: HistoryFilters, session: ReturnType<typeof useAuthorization>): Promise<void> {
-  const path = endpointPath(ENDPOINT_OF[format], {}, exportQuery(filters));
-  const { blob, name } = await withAuthorization(session, async (init) => {
-    const response = await fetch(path, init);
-    if (!response.ok) throw await readError(response);
-    return { blob: await response.blob(), name: fileNameOf(response, format) };
-  });
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement("a");
-  anchor.href = url;
-  anchor.download = name;
-  anchor.click();
-  // After the click has handed the file to the browser's download.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+/** Downloads the export as the signed-in user. */
+function download(format: ExportFormat, filters: HistoryFilters, session: ReturnType<typeof useAuthorization>): Promise<void> {
+  return downloadAsUser(endpointPath(ENDPOINT_OF[format], {}, exportQuery(filters)), session, `decisions.${format}`);
 }
 
 /** The dashboard's Export control: the decisions the current filters show, all of them, as CSV or JSON. */

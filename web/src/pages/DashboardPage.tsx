@@ -1,9 +1,12 @@
 import { HISTORY_MESSAGES } from "@sd/contracts";
 import { Filter, History, LoaderCircle, RefreshCw, Scale } from "lucide-react";
-import { useState, type ReactNode } from "react";
+import { useCallback, useState, type ReactNode } from "react";
+import { useSearchParams } from "react-router";
 import { SignedOutError } from "../api/authorized";
 import { useSession } from "../auth/session-context";
 import { useSignIn } from "../auth/sign-in-context";
+import { BatchesTab } from "../batches/BatchesTab";
+import { DASHBOARD_TAB_PARAM, DASHBOARD_TABS, dashboardTabFromParam, searchWithTab, type DashboardTab } from "../batches/format";
 import { DashboardFilters } from "../history/DashboardFilters";
 import { DecisionCard } from "../history/DecisionCard";
 import { ExportMenu } from "../history/ExportMenu";
@@ -17,6 +20,7 @@ import { useLiveHistory } from "../history/useLiveHistory";
 import { useSeenCategories } from "../history/useSeenCategories";
 import { Page } from "../layout/Page";
 import { Button, ButtonLink } from "../ui/button";
+import { Tabs } from "../ui/tabs";
 
 const FILTERS_ID = "dashboard-filters";
 
@@ -45,26 +49,21 @@ function Heading({ live, children }: { live: boolean; children?: ReactNode }) {
   );
 }
 
-/** /dashboard: the signed-in user's decision history. */
+/** The open tab, kept in the URL (`?tab=batches`) with `replace`, so switching does not fill the Back button's history. */
+function useDashboardTab(): [DashboardTab, (tab: DashboardTab) => void] {
+  const [params, setParams] = useSearchParams();
+  const tab = dashboardTabFromParam(params.get(DASHBOARD_TAB_PARAM));
+  const setTab = useCallback((next: DashboardTab) => setParams((previous) => searchWithTab(previous, next), { replace: true }), [setParams]);
+  return [tab, setTab];
+}
+
+/** /dashboard: the signed-in user's decision history and batches, one tab each. */
 export default function DashboardPage() {
   const { loading, authenticated, expired, user, tokens } = useSession();
   const { openSignIn } = useSignIn();
+  const [tab, setTab] = useDashboardTab();
   const userId = authenticated && user ? user.id : null;
-  const filters = useDebouncedFilters();
-  const [showFilters, setShowFilters] = useState(() => isFiltered(filters.applied));
-  // A filtered URL (a bookmark, a shared link, Back) shows the filters it applies; hiding them stays the user's choice.
-  const [filtersShownFor, setFiltersShownFor] = useState(filters.applied);
-  if (filtersShownFor !== filters.applied) {
-    setFiltersShownFor(filters.applied);
-    if (isFiltered(filters.applied)) setShowFilters(true);
-  }
-  const problem = filtersProblem(filters.applied);
-  const list = useHistoryList(userId, filters.applied, authenticated && problem === null);
-  const providers = useProviderLabels();
-  const invalidate = useInvalidateHistory(userId);
-  // A decision this user makes anywhere (another tab, the API) reloads the list: no polling.
-  const live = useLiveHistory(userId, authenticated ? (tokens?.access_token ?? null) : null, invalidate);
-  const categories = useSeenCategories(userId, list.decisions, filters.draft.category === ALL_CATEGORIES ? "" : filters.draft.category);
+  const accessToken = authenticated ? (tokens?.access_token ?? null) : null;
 
   if (loading) {
     return (
@@ -74,7 +73,7 @@ export default function DashboardPage() {
       </Page>
     );
   }
-  if (!authenticated || list.error instanceof SignedOutError) {
+  if (!userId) {
     return (
       <Page title="Dashboard">
         <Heading live={false} />
@@ -84,12 +83,56 @@ export default function DashboardPage() {
       </Page>
     );
   }
+  const content: Record<DashboardTab, ReactNode> = {
+    decisions: <DecisionsTab userId={userId} accessToken={accessToken} expired={expired} onSignIn={openSignIn} />,
+    batches: <BatchesTab userId={userId} accessToken={accessToken} onSignIn={openSignIn} />,
+  };
+  return (
+    <Page title="Dashboard">
+      <Tabs
+        label="Dashboard sections"
+        value={tab}
+        onValueChange={(value) => setTab(dashboardTabFromParam(value))}
+        items={DASHBOARD_TABS.map((each) => ({ value: each.id, label: each.label, content: content[each.id] }))}
+      />
+    </Page>
+  );
+}
+
+/** The Decisions tab: the signed-in user's decision history, live, with its filters and export. */
+function DecisionsTab({ userId, accessToken, expired, onSignIn }: { userId: string; accessToken: string | null; expired: boolean; onSignIn: () => void }) {
+  const filters = useDebouncedFilters();
+  const [showFilters, setShowFilters] = useState(() => isFiltered(filters.applied));
+  // A filtered URL (a bookmark, a shared link, Back) shows the filters it applies; hiding them stays the user's choice.
+  const [filtersShownFor, setFiltersShownFor] = useState(filters.applied);
+  if (filtersShownFor !== filters.applied) {
+    setFiltersShownFor(filters.applied);
+    if (isFiltered(filters.applied)) setShowFilters(true);
+  }
+  const problem = filtersProblem(filters.applied);
+  const list = useHistoryList(userId, filters.applied, problem === null);
+  const providers = useProviderLabels();
+  const invalidate = useInvalidateHistory(userId);
+  // A decision this user makes anywhere (another tab, the API) reloads the list: no polling.
+  const live = useLiveHistory(userId, accessToken, invalidate);
+  const categories = useSeenCategories(userId, list.decisions, filters.draft.category === ALL_CATEGORIES ? "" : filters.draft.category);
+
+  if (list.error instanceof SignedOutError) {
+    return (
+      <>
+        <Heading live={false} />
+        <HistoryAlert message={expired ? HISTORY_MESSAGES.sessionExpired : HISTORY_MESSAGES.authRequired}>
+          <Button onClick={onSignIn}>{expired ? "Sign in again" : "Sign in"}</Button>
+        </HistoryAlert>
+      </>
+    );
+  }
 
   const refreshing = list.fetching && !list.loadingMore;
   const refresh = () => void list.refresh();
   const filtered = isFiltered(filters.applied);
   return (
-    <Page title="Dashboard">
+    <>
       <Heading live={live}>
         <div className="flex flex-wrap gap-2">
           <Button variant="secondary" aria-expanded={showFilters} aria-controls={FILTERS_ID} onClick={() => setShowFilters((shown) => !shown)}>
@@ -172,6 +215,6 @@ export default function DashboardPage() {
           {refreshing ? "Refreshing..." : "Refresh Dashboard"}
         </Button>
       </div>
-    </Page>
+    </>
   );
 }

@@ -10,6 +10,7 @@ import { BillingSection, OrganizationSection, PrivacySection, WorkspacesSection 
 import { SECTION_PARAM, sectionFromParam } from "./sections";
 import { SettingsSidebar } from "./SettingsSidebar";
 import { SettingsSignIn } from "./SettingsSignIn";
+import { WebhooksSection } from "./WebhooksSection";
 import { toastError, useApiKeys, useUsage } from "./useSettingsQueries";
 
 /**
@@ -40,6 +41,8 @@ export function Settings({ user, onSignIn }: { user: AuthUser; onSignIn: () => v
             <ApiKeysSection userId={user.id} keys={keys.data} loading={keys.isPending} failed={keys.isError} onRetry={() => void keys.refetch()} />
             <PresetsSection userId={user.id} />
           </div>
+        ) : section === "webhooks" ? (
+          <WebhooksSection userId={user.id} />
         ) : section === "billing" ? (
           <BillingSection />
         ) : section === "limits" ? (

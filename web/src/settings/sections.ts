@@ -1,6 +1,7 @@
 /** The settings sidebar's sections, in order. */
 export const SETTINGS_SECTIONS = [
   { id: "api-keys", label: "API keys" },
+  { id: "webhooks", label: "Webhooks" },
   { id: "billing", label: "Billing" },
   { id: "limits", label: "Limits" },
   { id: "organization", label: "Organization" },
