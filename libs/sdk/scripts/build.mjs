@@ -1,7 +1,7 @@
 // Builds what the package ships: dist/index.js (ES module) and dist/index.cjs (CommonJS), bundled by
 // esbuild, and their type declarations dist/index.d.ts and dist/index.d.cts, bundled by rollup-plugin-dts.
 // The shared contracts (@sd/contracts, TypeScript sources of a private workspace) are inlined in both;
-// zod and socket.io-client stay dependencies, so an application shares its copies.
+// zod, socket.io-client and standardwebhooks stay dependencies, so an application shares its copies.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,8 +14,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 /**
  * The endpoint definitions carry the whole API's documentation (every endpoint, its descriptions and
  * the OpenAPI examples), which esbuild cannot tree-shake out of the ENDPOINTS table. The SDK calls
- * only the /v1 endpoints and reads only their paths, methods and success schemas, so in the bundle
- * `@sd/contracts/endpoints` is the /v1 endpoints (the same definitions) and the client helpers, and
+ * only the /v1 endpoints (decisions, history, batches) and reads only their paths, methods and success
+ * schemas, so in the bundle `@sd/contracts/endpoints` is those endpoints (the same definitions) and the client helpers, and
  * the examples module is a stub whose every value reads as empty.
  */
 const endpointsForTheSdk = {
@@ -31,7 +31,8 @@ const endpointsForTheSdk = {
       const dir = dirname(args.path);
       const contents = [
         `import { v1Endpoints } from ${JSON.stringify(join(dir, "v1.ts"))};`,
-        `export const ENDPOINTS = Object.fromEntries(v1Endpoints.map((endpoint) => [endpoint.operationId, endpoint]));`,
+        `import { batchEndpoints } from ${JSON.stringify(join(dir, "batches.ts"))};`,
+        `export const ENDPOINTS = Object.fromEntries([...v1Endpoints, ...batchEndpoints].map((endpoint) => [endpoint.operationId, endpoint]));`,
         `export * from ${JSON.stringify(join(dir, "client.ts"))};`,
       ].join("\n");
       return { contents, loader: "js", resolveDir: dir };
@@ -48,7 +49,7 @@ const endpointsForTheSdk = {
   },
 };
 
-const EXTERNAL = ["zod", "socket.io-client"];
+const EXTERNAL = ["zod", "socket.io-client", "standardwebhooks"];
 const dist = join(root, "dist");
 
 /**

@@ -1,7 +1,4 @@
-import type { z } from "zod";
 import {
-  API_KEY_HEADER,
-  ErrorResponseSchema,
   V1_HEADERS,
   type DecisionHistoryListResponse,
   type V1Accepted,
@@ -13,8 +10,12 @@ import {
   type VoteEvent,
 } from "@sd/contracts";
 import { ENDPOINTS, endpointMethod, endpointPath } from "@sd/contracts/endpoints";
-import { ApiError, errorFor, SmartDecisionError, TimeoutError } from "./errors";
+import { Batches } from "./batches";
+import { SmartDecisionError, TimeoutError } from "./errors";
 import { requestIdFor, withLiveVotes } from "./live";
+import { pause } from "./pause";
+import { Transport } from "./transport";
+import { verifyWebhook } from "./webhooks";
 
 export interface SmartDecisionOptions {
   /** An API key from the /settings page (starts with `sd_live_`). Defaults to the SD_API_KEY environment variable. */
@@ -87,21 +88,6 @@ function environmentApiKey(): string | undefined {
   return env?.SD_API_KEY;
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", abort);
-      resolve();
-    }, ms);
-    const abort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    if (signal?.aborted) abort();
-    else signal?.addEventListener("abort", abort, { once: true });
-  });
-}
-
 /**
  * The Smart Decision API client. Answers are checked against the server's own zod schemas, and
  * every error answer becomes a typed error (AuthenticationError, RateLimitError, ApiError, ...).
@@ -113,9 +99,12 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
  */
 export class SmartDecision {
   readonly baseUrl: string;
+  /** Batches of up to 10,000 decisions sent as one JSONL file: create, get, list, cancel, results, waitForCompletion. */
+  readonly batches: Batches;
+  /** Checks a webhook delivery's signature and answers its event (the same as the standalone `verifyWebhook`). */
+  readonly webhooks = { verify: verifyWebhook };
   private readonly apiKey: string;
-  private readonly timeoutMs: number;
-  private readonly fetch: typeof globalThis.fetch;
+  private readonly transport: Transport;
 
   constructor(options: SmartDecisionOptions) {
     const apiKey = options.apiKey ?? environmentApiKey();
@@ -123,8 +112,8 @@ export class SmartDecision {
     if (!options.baseUrl) throw new SmartDecisionError("baseUrl is required, e.g. https://decide.example.com");
     this.apiKey = apiKey;
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
-    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.transport = new Transport(this.baseUrl, apiKey, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.fetch ?? globalThis.fetch.bind(globalThis));
+    this.batches = new Batches(this.transport);
   }
 
   /**
@@ -149,7 +138,7 @@ export class SmartDecision {
   /** A decision's state: `pending` while the models vote, then `complete` with its result. */
   async poll(decisionId: string, options: { signal?: AbortSignal } = {}): Promise<DecisionStatus> {
     const path = endpointPath(DECISION_STATUS, { id: decisionId });
-    const { body } = await this.request(endpointMethod(DECISION_STATUS), path, DECISION_STATUS.responses[200].body.schema, { signal: options.signal });
+    const { body } = await this.transport.request(endpointMethod(DECISION_STATUS), path, DECISION_STATUS.responses[200].body.schema, { signal: options.signal });
     return body;
   }
 
@@ -172,7 +161,7 @@ export class SmartDecision {
       query[name] = value instanceof Date ? value.toISOString() : value;
     }
     const path = endpointPath(HISTORY, {}, query);
-    const { body } = await this.request(endpointMethod(HISTORY), path, HISTORY.responses[200].body.schema, { signal: options.signal });
+    const { body } = await this.transport.request(endpointMethod(HISTORY), path, HISTORY.responses[200].body.schema, { signal: options.signal });
     return body;
   }
 
@@ -196,56 +185,10 @@ export class SmartDecision {
     if (respondAsync) headers[V1_HEADERS.prefer] = V1_HEADERS.respondAsync;
     // The 202 answer is the one `Prefer: respond-async` asks for; otherwise the decision itself (200).
     const schema = respondAsync ? ENSEMBLE.responses[202].body.schema : ENSEMBLE.responses[200].body.schema;
-    const answer = await this.request(endpointMethod(ENSEMBLE), endpointPath(ENSEMBLE), schema, { body, headers, signal });
+    const answer = await this.transport.request(endpointMethod(ENSEMBLE), endpointPath(ENSEMBLE), schema, { body, headers, signal });
     return {
       value: answer.body as Async extends true ? AcceptedDecision : EnsembleResult,
       replayed: answer.headers.get("idempotent-replayed") === "true",
     };
-  }
-
-  /** One call: the key header, a JSON body, a timeout, typed errors, and the answer checked against its schema. */
-  private async request<S extends z.ZodType>(
-    method: "GET" | "POST",
-    path: string,
-    schema: S,
-    options: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal },
-  ): Promise<{ body: z.infer<S>; headers: Headers }> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    let response: Response;
-    try {
-      response = await this.fetch(`${this.baseUrl}${path}`, {
-        method,
-        headers: {
-          [API_KEY_HEADER]: this.apiKey,
-          Accept: "application/json",
-          ...(options.body === undefined ? {} : { "Content-Type": "application/json" }),
-          ...options.headers,
-        },
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal,
-      });
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      const reason = timeout.aborted ? `no answer within ${this.timeoutMs} ms` : (error as Error).message;
-      throw new SmartDecisionError(`${method} ${this.baseUrl}${path} failed: ${reason}`, { cause: error });
-    }
-
-    const text = await response.text();
-    let json: unknown = text;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      // Not JSON (a proxy's error page, say): kept as text in the error.
-    }
-    if (!response.ok) {
-      const error = ErrorResponseSchema.safeParse(json);
-      throw errorFor(response.status, error.success ? error.data.detail : `HTTP ${response.status}`, json, response.headers);
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      throw new ApiError(response.status, `The answer of ${method} ${path} is not what the API promises: ${parsed.error.issues[0]?.message ?? "invalid"}`, json, response.headers);
-    }
-    return { body: parsed.data, headers: response.headers };
   }
 }

@@ -19,8 +19,33 @@ export {
   type WaitOptions,
 } from "./client";
 export {
+  BatchListing,
+  type Batch,
+  type BatchCreated,
+  type BatchCreateOptions,
+  type BatchInput,
+  type BatchLineError,
+  type BatchLineInput,
+  type BatchListParams,
+  type BatchPage,
+  type BatchResultLine,
+  type BatchStatus,
+  type Batches,
+  type BatchWaitOptions,
+} from "./batches";
+export {
+  verifyWebhook,
+  type BatchCompletedEvent,
+  type DecisionCompletedEvent,
+  type WebhookEvent,
+  type WebhookEventType,
+  type WebhookHeaders,
+  type WebhookTestEvent,
+} from "./webhooks";
+export {
   ApiError,
   AuthenticationError,
+  BatchValidationError,
   NotFoundError,
   QuotaExceededError,
   RateLimitError,
@@ -28,4 +53,5 @@ export {
   SpendLimitError,
   TimeoutError,
   ValidationError,
+  WebhookVerificationError,
 } from "./errors";

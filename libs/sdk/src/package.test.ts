@@ -60,11 +60,43 @@ void (() => client.decide({ prompt: "Ship it?" }));
 // @ts-expect-error ensemble_decision is a string or null
 void ((n: number) => n)(decision.ensemble_decision);
 type IsAny<T> = 0 extends 1 & T ? true : false;
-const typed: [IsAny<EnsembleResult>, IsAny<HistoryPage>, IsAny<typeof client.submit>] = [false, false, false];
+const typed: [IsAny<EnsembleResult>, IsAny<HistoryPage>, IsAny<typeof client.submit>, IsAny<BatchResultLine>, IsAny<WebhookEvent>] = [false, false, false, false, false];
 const error: unknown = new RateLimitError(429, "slow down", null, new Headers({ "retry-after": "5" }));
-console.log(JSON.stringify({ winner, statuses, total: page.total, typed, rateLimited: error instanceof SmartDecisionError }));
+
+// Batches: typed lines in, typed results out (as they stream), every batch of every page.
+const created: BatchCreated = await client.batches.create([{ custom_id: "first", prompt: "Ship it?", valid_responses: ["Yes", "No"] }]);
+const batch: Batch = await client.batches.waitForCompletion(created.id, { intervalMs: 200 });
+let results = 0;
+for await (const line of client.batches.results(batch.id)) {
+  const result: BatchResultLine = line;
+  if (result.status === "completed" && result.result) results += result.result.vote_details.length > 0 ? 1 : 0;
+}
+let listed = 0;
+for await (const each of client.batches.list({ limit: 1 })) listed += each.status === "completed" ? 1 : 0;
+// @ts-expect-error a batch line needs its custom_id
+void (() => client.batches.create([{ prompt: "Ship it?", valid_responses: ["Yes", "No"] }]));
+
+// Webhooks: a delivery signed as Standard Webhooks describes (HMAC-SHA256 of "id.timestamp.body"), verified into a typed event.
+const secret = \`whsec_\${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}\`;
+const body = JSON.stringify({ type: "batch.completed", timestamp: new Date().toISOString(), data: batch });
+const headers = { "webhook-id": "evt_package", "webhook-timestamp": String(Math.floor(Date.now() / 1000)), "webhook-signature": "" };
+headers["webhook-signature"] = \`v1,\${createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(\`\${headers["webhook-id"]}.\${headers["webhook-timestamp"]}.\${body}\`).digest("base64")}\`;
+const event: WebhookEvent = verifyWebhook(body, headers, secret);
+const eventBatch: string | null = event.type === "batch.completed" ? event.data.id : null;
+let tamperedRefused = false;
+try {
+  client.webhooks.verify(body.replace("completed", "cancelled"), headers, secret);
+} catch (refusal) {
+  tamperedRefused = refusal instanceof WebhookVerificationError;
+}
+const batches = { results, listed, sameBatch: eventBatch === batch.id, tamperedRefused, lineErrors: BatchValidationError.name };
+console.log(JSON.stringify({ winner, statuses, total: page.total, typed, rateLimited: error instanceof SmartDecisionError, batches }));
 `;
-  const imports = `import { RateLimitError, SmartDecision, SmartDecisionError, type EnsembleResult, type HistoryPage, type VoteDetail, type VoteStatus } from "@smart-decision/sdk";\n`;
+  const imports = [
+    `import { createHmac } from "node:crypto";`,
+    `import { BatchValidationError, RateLimitError, SmartDecision, SmartDecisionError, verifyWebhook, WebhookVerificationError, type Batch, type BatchCreated, type BatchResultLine, type EnsembleResult, type HistoryPage, type VoteDetail, type VoteStatus, type WebhookEvent } from "@smart-decision/sdk";`,
+    "",
+  ].join("\n");
   if (body === "module") return `${imports}${code}`;
   // CommonJS has no top-level await.
   return `${imports}async function main(): Promise<void> {${code}}\nmain().catch((error: unknown) => {\n  console.error(error);\n  process.exitCode = 1;\n});\n`;
@@ -144,7 +176,7 @@ describe("the packed @smart-decision/sdk", () => {
     expect(nodeNext.output, "NodeNext").toBe("");
   }, TIMEOUT);
 
-  it("runs as an ES module and as CommonJS: decide and history with an API key against the product", async (context) => {
+  it("runs as an ES module and as CommonJS: decide, history, a batch and a webhook verified, with an API key against the product", async (context) => {
     if (installFailure) context.skip(`the scratch project could not be installed: ${installFailure}`);
     const user = await stack.signIn();
     const response = await fetch(`${stack.url}/api/api-keys`, {
@@ -162,8 +194,17 @@ describe("the packed @smart-decision/sdk", () => {
     for (const file of ["out/esm.mjs", "out/cjs.cjs"]) {
       const ran = await outputOf(process.execPath, [file], project, env);
       expect(ran.ok, `${file}: ${ran.output}`).toBe(true);
-      const result = JSON.parse(ran.output.trim().split("\n").at(-1)!) as { winner: string | null; statuses: string[]; total: number; typed: boolean[]; rateLimited: boolean };
+      const result = JSON.parse(ran.output.trim().split("\n").at(-1)!) as {
+        winner: string | null;
+        statuses: string[];
+        total: number;
+        typed: boolean[];
+        rateLimited: boolean;
+        batches: { results: number; listed: number; sameBatch: boolean; tamperedRefused: boolean; lineErrors: string };
+      };
       expect(["Yes", "No"], file).toContain(result.winner);
+      expect(result.batches, file).toEqual({ results: 1, listed: expect.any(Number), sameBatch: true, tamperedRefused: true, lineErrors: "BatchValidationError" });
+      expect(result.batches.listed, file).toBeGreaterThanOrEqual(1);
       expect(result.statuses.length, file).toBeGreaterThan(0);
       expect(result.total, file).toBeGreaterThan(0);
       expect(result.rateLimited, file).toBe(true);
