@@ -5,6 +5,7 @@
 #   docker build --target gateway         -t smart-decision-gateway .
 #   docker build --target provider-worker -t smart-decision-provider-worker .
 #   docker build --target aggregator      -t smart-decision-aggregator .
+#   docker build --target webhook-worker  -t smart-decision-webhook-worker .
 #   docker build --target all-in-one      -t smart-decision-all-in-one .
 #
 # The backend runs its TypeScript directly with tsx (no build step). It is started
@@ -90,7 +91,12 @@ ENV HEALTH_PORT=9090
 EXPOSE 9090
 CMD ["node", "--import", "tsx", "services/aggregator/src/main.ts"]
 
-# Gateway, provider workers and aggregator in one process. Without MONGO_URL it uses
+FROM runtime AS webhook-worker
+ENV HEALTH_PORT=9090
+EXPOSE 9090
+CMD ["node", "--import", "tsx", "services/webhook-worker/src/main.ts"]
+
+# Gateway, provider workers, aggregator and webhook worker in one process. Without MONGO_URL it uses
 # the embedded store, journaled under DATA_DIR (mount a volume there).
 FROM runtime AS all-in-one
 COPY --from=web-build /app/web/dist ./web/dist

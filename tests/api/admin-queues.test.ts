@@ -96,7 +96,8 @@ describe("the queue view at /admin/queues", () => {
     const api = await board("/api/queues", cookie);
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: { name: string }[] };
-    expect(queues.map((q) => q.name).sort()).toEqual([AGGREGATE_QUEUE, "vote-claude", "vote-gemini", "vote-openai"].sort());
+    // Webhook deliveries and batch runs too: an operator looks for a stuck delivery or batch here.
+    expect(queues.map((q) => q.name).sort()).toEqual([AGGREGATE_QUEUE, "vote-claude", "vote-gemini", "vote-openai", "webhooks", "batches"].sort());
   });
 
   it("refuses the session once its sign-in session is ended (sign-out)", async () => {

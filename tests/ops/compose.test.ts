@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { providerApiKeyVariable } from "@sd/config";
+import { loadEnv, providerApiKeyVariable, webhookAllowPrivateUrls, webhookWorkerEnv } from "@sd/config";
 import { KNOWN_PROVIDER_IDS } from "@sd/contracts";
 
 /**
@@ -53,8 +53,25 @@ async function resolvedConfig(tool: Tool, vars: Record<string, string>) {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/root", ...vars },
     timeout: 60_000,
   });
-  return { config: parse(stdout) as { services: Record<string, { image?: string; environment?: Record<string, string | null>; ports?: unknown[] }> }, stderr };
+  return { config: parse(stdout) as { services: Record<string, ComposeService> }, stderr };
 }
+
+interface ComposeService {
+  image?: string;
+  build?: { target?: string };
+  environment?: Record<string, string | null>;
+  ports?: unknown[];
+  healthcheck?: { test?: string[] };
+}
+
+/** The Dockerfile's build stages: a service's `build.target` must be one of them. */
+const DOCKERFILE_TARGETS = [...readFileSync(`${ROOT}Dockerfile`, "utf8").matchAll(/^FROM \S+ AS (\S+)$/gm)].map((match) => match[1]!);
+
+/** A service's environment as its process sees it (compose writes an unset `${VAR:-}` as ""), in the production images. */
+const processEnv = (service: ComposeService) => ({
+  ...Object.fromEntries(Object.entries(service.environment ?? {}).filter((entry): entry is [string, string] => entry[1] !== null)),
+  NODE_ENV: "production",
+});
 
 if (tools.length === 0) {
   describe.skip("docker-compose.yml (no compose tool installed: see the warning above)", () => {
@@ -106,6 +123,41 @@ for (const tool of tools) describe(`docker-compose.yml read by ${tool.name}`, ()
     const gateway = config.services.gateway!;
     expect(gateway.environment?.PORT).toBe("8080");
     expect(JSON.stringify(gateway.ports)).toMatch(/8080.*8080|"8080:8080"/);
+  });
+
+  it("builds every service from a Dockerfile target of its own name", async () => {
+    const { config } = await resolvedWithEveryVariable();
+    const built = Object.entries(config.services).filter(([, service]) => service.build);
+    expect(built.map(([name]) => name)).toEqual(expect.arrayContaining(["gateway", "provider-worker", "aggregator", "webhook-worker"]));
+    for (const [name, service] of built) {
+      expect({ name, target: service.build?.target, image: service.image }).toEqual({ name, target: name, image: `smart-decision-${name}:local` });
+      expect(DOCKERFILE_TARGETS, name).toContain(name);
+    }
+  });
+
+  it("runs the webhook worker on the aggregator's MongoDB and the gateway's queues, checked on its HEALTH_PORT's /ready", async () => {
+    const { config } = await resolvedConfig(tool, { JWT_SECRET: "j".repeat(48), API_KEY_ENCRYPTION_KEY: "k".repeat(44) });
+    const worker = config.services["webhook-worker"]!;
+    const env = loadEnv(webhookWorkerEnv, processEnv(worker));
+    // Without MONGO_URL it would refuse to start (the embedded store is one process's).
+    expect(env.MONGO_URL).toBe(config.services.aggregator!.environment?.MONGO_URL);
+    expect([env.REDIS_URL, env.QUEUE_PREFIX]).toEqual([config.services.gateway!.environment?.REDIS_URL, config.services.gateway!.environment?.QUEUE_PREFIX]);
+    expect(worker.healthcheck?.test?.join(" ")).toContain(`http://127.0.0.1:${env.HEALTH_PORT}/ready`);
+    // Unset knobs are the code's defaults, and a production image refuses private webhook URLs.
+    expect([env.WEBHOOK_WORKER_CONCURRENCY, env.WEBHOOK_CONNECT_TIMEOUT_MS, env.WEBHOOK_RESPONSE_TIMEOUT_MS]).toEqual([10, 5_000, 10_000]);
+    expect(webhookAllowPrivateUrls(env)).toBe(false);
+  });
+
+  it("gives the webhook worker its WEBHOOK_* settings, and WEBHOOK_ALLOW_PRIVATE_URLS to the gateway too", async () => {
+    const { config } = await resolvedWithEveryVariable();
+    // everyVariable() gives each interpolated variable a value of its own: one the file never reads stays unset here.
+    const value = (variable: string) => `value-of-${variable.toLowerCase()}`;
+    const worker = config.services["webhook-worker"]!.environment ?? {};
+    for (const variable of ["WEBHOOK_WORKER_CONCURRENCY", "WEBHOOK_CONNECT_TIMEOUT_MS", "WEBHOOK_RESPONSE_TIMEOUT_MS", "WEBHOOK_ALLOW_PRIVATE_URLS"]) {
+      expect({ variable, value: worker[variable] }).toEqual({ variable, value: value(variable) });
+    }
+    // The gateway checks a webhook's URL when it is added, the worker at each delivery: they must agree.
+    expect(config.services.gateway!.environment?.WEBHOOK_ALLOW_PRIVATE_URLS).toBe(value("WEBHOOK_ALLOW_PRIVATE_URLS"));
   });
 
   it("pins mongo and redis to exact versions", async () => {

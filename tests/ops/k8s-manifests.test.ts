@@ -3,10 +3,10 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
-import { aggregatorEnv, gatewayEnv, loadEnv, SECRET_VARIABLES, secretVariables, workerEnv } from "@sd/config";
+import { aggregatorEnv, gatewayEnv, loadEnv, SECRET_VARIABLES, secretVariables, webhookWorkerEnv, workerEnv } from "@sd/config";
 import { voteQueueName } from "@sd/contracts";
 import { useEmulator } from "@sd/provider-emulator/testing";
-import { activeJobsKey, waitingJobsKey } from "@sd/queue";
+import { activeJobsKey, waitingJobsKey, WEBHOOK_QUEUE } from "@sd/queue";
 import { closeServer, startHealthServer } from "@sd/runtime";
 import { registry } from "@sd/telemetry";
 import { clusterSettings, GENERATED_FILES, renderScaledObjects } from "../../k8s/generate";
@@ -35,6 +35,7 @@ interface Port { name?: string; containerPort: number }
 interface Probe { httpGet: { path: string; port: string | number } }
 interface Container {
   name: string;
+  image: string;
   ports?: Port[];
   env?: { name: string; value: string }[];
   startupProbe?: Probe;
@@ -92,7 +93,7 @@ describe("every manifest", () => {
 
 describe("deployments, services and their selectors", () => {
   it("each Deployment's selector matches its own pods, and its labels name the component", () => {
-    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(["aggregator", "gateway", "provider-worker"]);
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(["aggregator", "gateway", "provider-worker", "webhook-worker"]);
     for (const d of deployments) {
       expect(selects(d.spec.selector.matchLabels, podLabels(d)), d.metadata.name).toBe(true);
       expect(podLabels(d)["app.kubernetes.io/component"]).toBe(d.metadata.name);
@@ -121,6 +122,26 @@ describe("deployments, services and their selectors", () => {
     expect(gateway.spec.template.metadata.annotations["prometheus.io/port"]).toBe(String(port(gateway, "metrics")));
     expect(port(named("Deployment", "provider-worker"), "health")).toBe(loadEnv(workerEnv, containerEnv(named("Deployment", "provider-worker"))).HEALTH_PORT);
     expect(port(named("Deployment", "aggregator"), "health")).toBe(loadEnv(aggregatorEnv, containerEnv(named("Deployment", "aggregator"))).HEALTH_PORT);
+    expect(port(named("Deployment", "webhook-worker"), "health")).toBe(loadEnv(webhookWorkerEnv, containerEnv(named("Deployment", "webhook-worker"))).HEALTH_PORT);
+  });
+
+  it("each Deployment runs the image of its own Dockerfile target, and kustomization.yaml tags every image", () => {
+    const targets = [...readFileSync(new URL("../../Dockerfile", import.meta.url), "utf8").matchAll(/^FROM \S+ AS (\S+)$/gm)].map((m) => m[1]);
+    const root = manifests.find((m) => m.file === "kustomization.yaml") as unknown as { images: { name: string }[] };
+    const tagged = root.images.map((i) => i.name);
+    for (const d of deployments) {
+      expect(containerOf(d).image, d.metadata.name).toBe(`smart-decision-${d.metadata.name}`);
+      expect(targets, d.metadata.name).toContain(d.metadata.name);
+      expect(tagged, d.metadata.name).toContain(containerOf(d).image);
+    }
+  });
+
+  it("lets a webhook-worker pod finish its deliveries in progress before it is killed", () => {
+    const webhookWorker = named("Deployment", "webhook-worker");
+    const env = loadEnv(webhookWorkerEnv, containerEnv(webhookWorker));
+    // One attempt lasts at most the connect and response timeouts; then its row is logged and a retry queued.
+    const attemptSeconds = (env.WEBHOOK_CONNECT_TIMEOUT_MS + env.WEBHOOK_RESPONSE_TIMEOUT_MS) / 1000;
+    expect(webhookWorker.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(attemptSeconds + 10);
   });
 });
 
@@ -168,7 +189,7 @@ describe("probes and metrics against the running code", () => {
         expect(await response.text()).toContain("sd_decisions_total");
       }
     }
-    expect([...scraped].sort()).toEqual(["aggregator", "gateway", "provider-worker"]);
+    expect([...scraped].sort()).toEqual(["aggregator", "gateway", "provider-worker", "webhook-worker"]);
     // The public port, which the Ingress exposes, does not serve them.
     expect((await fetch(`${gateway.url}/metrics`)).status).toBe(404);
   });
@@ -198,6 +219,14 @@ describe("KEDA triggers", () => {
       new Set(triggers("provider-worker").filter((t) => lists(key).includes(t.metadata.listName!)).map((t) => t.metadata.listLength));
     expect(target(activeJobsKey)).toEqual(new Set([String(Math.ceil(slots * 0.75))]));
     expect(target(waitingJobsKey)).toEqual(new Set([String(slots)]));
+  });
+
+  it("scale the webhook worker on the webhooks queue's running and waiting deliveries, per WEBHOOK_WORKER_CONCURRENCY", () => {
+    const slots = loadEnv(webhookWorkerEnv, containerEnv(named("Deployment", "webhook-worker"))).WEBHOOK_WORKER_CONCURRENCY;
+    expect(triggers("webhook-worker").map((t) => [t.type, t.metadata.address, t.metadata.listName, t.metadata.listLength])).toEqual([
+      ["redis", redisAddress, activeJobsKey(prefix, WEBHOOK_QUEUE), String(Math.ceil(slots * 0.75))],
+      ["redis", redisAddress, waitingJobsKey(prefix, WEBHOOK_QUEUE), String(slots)],
+    ]);
   });
 
   it("scale the aggregator on CPU: its prioritized jobs are in no list (KEDA's Redis scaler reads lists only)", () => {
@@ -247,7 +276,7 @@ describe("secrets", () => {
   });
 
   it("every credential-like variable of the env schemas is a secret variable", () => {
-    const all = Object.keys({ ...gatewayEnv.shape, ...workerEnv.shape, ...aggregatorEnv.shape });
+    const all = Object.keys({ ...gatewayEnv.shape, ...workerEnv.shape, ...aggregatorEnv.shape, ...webhookWorkerEnv.shape });
     const credentials = all.filter((name) => /SECRET|PASSWORD|ENCRYPTION|_API_KEY$|CLIENT_ID$/.test(name));
     expect(credentials.length).toBeGreaterThan(2);
     for (const name of credentials) expect(SECRET_VARIABLES as readonly string[], name).toContain(name);

@@ -4,6 +4,8 @@ import type { BeforeHookResult, HookContext, IServerAdapter } from "@bull-board/
 import { Queue, type JobType } from "bullmq";
 import type { Redis } from "ioredis";
 import { AGGREGATE_QUEUE, voteQueueName } from "@sd/contracts";
+import { BATCH_QUEUE } from "./batch-queue";
+import { WEBHOOK_QUEUE } from "./webhook-queue";
 
 export type { IServerAdapter as QueueBoardServer } from "@bull-board/api/typings/app";
 
@@ -30,13 +32,14 @@ function inFlightRefusal(count: number, example: string): string {
 }
 
 /**
- * Bull Board's view of the pipeline's queues (the aggregate queue and each provider's vote queue),
- * attached to a server adapter the caller mounts and guards (only libs/queue knows BullMQ; the
- * gateway knows HTTP and who may see the board). Read-only unless `writable`.
+ * Bull Board's view of every queue: the pipeline's (the aggregate queue and each provider's vote
+ * queue), webhook deliveries and batch runs, attached to a server adapter the caller mounts and
+ * guards (only libs/queue knows BullMQ; the gateway knows HTTP and who may see the board).
+ * Read-only unless `writable`.
  */
 export function attachQueueBoard(server: IServerAdapter, connection: Redis, prefix: string, providers: readonly string[], options: QueueBoardOptions = {}): QueueBoard {
   const writable = options.writable === true;
-  const queues = [AGGREGATE_QUEUE, ...providers.map(voteQueueName)].map((name) => new Queue(name, { connection, prefix }));
+  const queues = [AGGREGATE_QUEUE, ...providers.map(voteQueueName), WEBHOOK_QUEUE, BATCH_QUEUE].map((name) => new Queue(name, { connection, prefix }));
   const byName = new Map(queues.map((queue) => [queue.name, queue]));
   createBullBoard({
     queues: queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: !writable })),
@@ -80,7 +83,8 @@ async function jobsTouchedBy(context: HookContext, queue: Queue): Promise<string
 /** A writable board's guard: an action that would touch a job of a decision in flight is a 409. */
 async function refuseInFlightChanges(context: HookContext, queues: ReadonlyMap<string, Queue>): Promise<BeforeHookResult> {
   const queue = queues.get((context.request.params as { queueName?: string }).queueName ?? "");
-  if (!queue) return;
+  // Webhook and batch jobs belong to no decision's tally.
+  if (!queue || queue.name === WEBHOOK_QUEUE || queue.name === BATCH_QUEUE) return;
   const touched = await jobsTouchedBy(context, queue);
   if (!touched || touched.length === 0) return;
   const inFlight = new Set(await queues.get(AGGREGATE_QUEUE)!.getRanges(IN_FLIGHT_STATES, 0, -1));
