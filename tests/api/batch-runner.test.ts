@@ -133,6 +133,29 @@ describe("the batch runner", () => {
     expect(await ended(key, created.id)).toMatchObject({ status: "completed", request_counts: { total: 15, completed: 15, failed: 0 } });
   }, 60_000);
 
+  it("stops starting lines once the key has spent its monthly limit: the rest fail with the limit's text, asked of no model", async () => {
+    const { user, key, keyId } = await newKey();
+    const limited = await callApi(stack.url, `/api/api-keys/${keyId}`, user.tokens.access_token, { method: "PATCH", body: { monthly_spend_limit_usd: 0.01 } });
+    expect(limited.status, limited.text).toBe(200);
+    const tag = `spend-${randomUUID().slice(0, 8)}`;
+    // Tokens enough for each decision to cost over a cent at the default models' list prices.
+    emulator.addRules({ match: { question_contains: tag }, respond: { kind: "answer", category: "Yes", usage: { input_tokens: 4000, output_tokens: 1000 } } });
+    const created = await postBatch(key, lines(tag, 9));
+    const batch = await ended(key, created.id);
+
+    // The lines started before the first decision's cost was counted (at most BATCH_CONCURRENCY, 3) ran; no later one did.
+    const { completed, failed } = batch.request_counts;
+    expect(batch.status).toBe("completed");
+    expect(completed).toBeGreaterThanOrEqual(1);
+    expect(completed).toBeLessThanOrEqual(3);
+    expect(failed).toBe(9 - completed);
+    const errors: string[] = [];
+    for await (const line of stack.store.batchLines.stream(created.id)) if (line.status === "failed") errors.push(line.error ?? "");
+    expect(errors).toHaveLength(failed);
+    for (const error of errors) expect(error).toMatch(/^This API key has reached its monthly spend limit/);
+    expect(emulator.calls().filter((call) => call.prompt_text.includes(tag))).toHaveLength(completed * 3);
+  }, 60_000);
+
   it("stops starting lines once cancelled: the running ones finish, the rest are cancelled with no decision", async () => {
     const { user, key } = await newKey();
     const events = await progressOf(user);

@@ -22,7 +22,7 @@ import {
 import { closeServer, serverUrl, startHealthServer, storeReadiness } from "@sd/runtime";
 import type { Store } from "@sd/store";
 import type { Logger } from "@sd/telemetry";
-import { createApiKeys, MonthlyQuota } from "./api-keys";
+import { createApiKeys, MonthlyQuota, type ApiKeyService } from "./api-keys";
 import { secondsUntilNextMonth } from "./api-keys/middleware";
 import { queueView as createQueueView } from "./admin-queues";
 import { createApp } from "./app";
@@ -139,9 +139,18 @@ function batchTimings(env: GatewayEnv, interactiveDeadlineMs: number): { waitMs:
  */
 function runBatches(
   env: GatewayEnv,
-  deps: { store: Store; decisions: DecisionService; live: LiveEvents; batchQueue: BatchQueue; webhooks: WebhookDispatch; redis: Redis; logger: Logger },
+  deps: {
+    store: Store;
+    decisions: DecisionService;
+    live: LiveEvents;
+    batchQueue: BatchQueue;
+    webhooks: WebhookDispatch;
+    redis: Redis;
+    logger: Logger;
+    apiKeys: ApiKeyService;
+  },
 ): () => Promise<void> {
-  const { store, decisions, live, batchQueue, webhooks, redis } = deps;
+  const { store, decisions, live, batchQueue, webhooks, redis, apiKeys } = deps;
   const logger = deps.logger.child({ component: "batches" });
   const limits = batchLimits(env, inFlightLimit(env, null));
   const runner = new BatchRunner({
@@ -149,6 +158,11 @@ function runBatches(
     decisions,
     progress: (userId, event) => live.batchProgress(userId, event),
     webhooks,
+    // Read for each line: a limit the owner sets or raises mid-batch applies to the lines not yet started.
+    assertWithinSpendLimit: async (apiKeyId, userId) => {
+      const key = await store.apiKeys.findOwned(apiKeyId, userId);
+      if (key) await apiKeys.assertWithinSpendLimit(key);
+    },
     perBatch: limits.perBatch,
     total: limits.total,
     // A batch line may queue behind interactive traffic: look again after this, rather than give up.
@@ -259,7 +273,7 @@ export async function startGateway(env: GatewayEnv, store: Store, providers: Gat
   });
   const stopWebhookPurge = purgeOldWebhookDeliveries(useCases.webhooks, logger);
   const stopBatchPurge = purgeExpiredBatches(useCases.batches, env.BATCH_PURGE_INTERVAL_MS, logger);
-  const stopBatches = runBatches(env, { store, decisions, live: liveEvents, batchQueue, webhooks: webhookDispatch, redis, logger });
+  const stopBatches = runBatches(env, { store, decisions, live: liveEvents, batchQueue, webhooks: webhookDispatch, redis, logger, apiKeys: apiKeys.service });
   const app = createApp({
     env,
     logger,

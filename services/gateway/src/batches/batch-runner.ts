@@ -17,6 +17,8 @@ export interface BatchRunnerDeps {
   progress: (userId: string, event: BatchProgressEvent) => void;
   /** Null while webhooks are not wired. */
   webhooks: BatchWebhooks | null;
+  /** Throws DomainError("spend-limit") once the batch's key has spent its monthly limit: the lines not yet started then fail with that text. */
+  assertWithinSpendLimit: (apiKeyId: string, userId: string) => Promise<void>;
   /** Decisions one batch keeps in flight (BATCH_CONCURRENCY). */
   perBatch: number;
   /** Batch decisions this gateway keeps in flight across its batches (MAX_BATCH_IN_FLIGHT). */
@@ -195,6 +197,8 @@ export class BatchRunner {
     }
     let started: Promise<DecisionResponse>;
     try {
+      // Checked for each line, as /v1/ensemble checks each call: a batch cannot spend past the key's limit by more than its lines in flight.
+      if (requester.apiKeyId !== null && requester.user) await this.deps.assertWithinSpendLimit(requester.apiKeyId, requester.user.id);
       // The line's decision id is the anchor: a second start with it adds nothing to the queue.
       ({ result: started } = await decisions.start(line.request, requester, { earlyQuorumByDefault: true, decisionId: line.decision_id, lane: "batch", waitMs }));
     } catch (error) {
