@@ -89,6 +89,17 @@ export function describeBatchRepositoryContract(driverName: string, openEmptySto
       expect((await batches.listUnfinished()).map((b) => b.id)).toEqual(["batch_run"]);
     });
 
+    it("sets the final counts with the terminal status, replacing counts a crash left short", async () => {
+      const record = batch();
+      await batches.create(record);
+      await batches.addCounts(record.id, { completed: 2 });
+      expect(await batches.setStatus(record.id, "completed", t(5), { completed: 3, failed: 1 })).toBe(true);
+      expect(await batches.findById(record.id)).toMatchObject({ status: "completed", completed: 3, failed: 1 });
+      // Once finished, a late call changes nothing.
+      expect(await batches.setStatus(record.id, "cancelled", t(6), { completed: 9, failed: 9 })).toBe(false);
+      expect(await batches.findById(record.id)).toMatchObject({ completed: 3, failed: 1 });
+    });
+
     it("adds counts atomically and answers the record after", async () => {
       const record = batch();
       await batches.create(record);

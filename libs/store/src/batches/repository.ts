@@ -36,9 +36,11 @@ export interface BatchRepository {
   listUnfinished(): Promise<BatchRecord[]>;
   /**
    * Moves a batch to `status` unless it is in a terminal state already (false then, and nothing
-   * changed); a terminal status sets `completed_at` to `at`.
+   * changed); a terminal status sets `completed_at` to `at`. `counts`, when given, replace the
+   * counts in the same write: the lines' own count at the end, which a crash between a line's end
+   * and its `addCounts` cannot leave short.
    */
-  setStatus(id: string, status: BatchStatus, at?: Date): Promise<boolean>;
+  setStatus(id: string, status: BatchStatus, at?: Date, counts?: { completed: number; failed: number }): Promise<boolean>;
   /** Adds to the counts ($inc) and answers the record after; null for an unknown id. */
   addCounts(id: string, counts: { completed?: number; failed?: number }): Promise<BatchRecord | null>;
   /** Asks the runner to stop: the owner's batch when it is not finished, else its record as it is (null when none). */
@@ -164,9 +166,12 @@ export function createBatchRepository(batches: Collection<BatchDocument>): Batch
       return (await batches.find({ status: UNFINISHED_BATCH }, { sort: { created_at: 1, _id: 1 } })).map(fromBatchDocument);
     },
 
-    async setStatus(id, status, at = new Date()) {
+    async setStatus(id, status, at = new Date(), counts) {
       const terminal = TERMINAL_BATCH_STATUSES.includes(status);
-      const result = await batches.updateOne({ _id: { $eq: id }, status: UNFINISHED_BATCH }, { $set: { status, ...(terminal ? { completed_at: at } : {}) } });
+      const result = await batches.updateOne(
+        { _id: { $eq: id }, status: UNFINISHED_BATCH },
+        { $set: { status, ...(terminal ? { completed_at: at } : {}), ...(counts ? { completed: counts.completed, failed: counts.failed } : {}) } },
+      );
       return result.matchedCount > 0;
     },
 

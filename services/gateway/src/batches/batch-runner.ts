@@ -120,7 +120,9 @@ export class BatchRunner {
     // Lines left (a cancelled line raced a start, another run holds some): the batch is not over.
     if (running > 0 || (pending > 0 && !batch.cancel_requested)) throw new Error(`batch ${batchId} still has ${pending} pending and ${running} running lines`);
     if (batch.cancel_requested && pending > 0) await store.batchLines.cancelPending(batchId, "Cancelled before it was started.");
-    await store.batches.setStatus(batchId, batch.cancel_requested ? "cancelled" : "completed", new Date());
+    // The counts as the lines say: a crash between a line's end and its count must not leave them short.
+    const [completed, failed] = await Promise.all([store.batchLines.countByStatus(batchId, "completed"), store.batchLines.countByStatus(batchId, "failed")]);
+    await store.batches.setStatus(batchId, batch.cancel_requested ? "cancelled" : "completed", new Date(), { completed, failed });
     const ended = (await store.batches.findById(batchId)) ?? batch;
     progress.flush(ended);
     await this.announceEnd(ended);

@@ -141,7 +141,9 @@ export class BatchUseCases {
     // Nothing runs any more: the batch ends now (else the runner ends it when its last line is done).
     // setStatus moves an unfinished batch only, so the runner ending it at the same time is harmless.
     if ((await store.batchLines.countByStatus(id, "running")) === 0 && (await store.batchLines.countByStatus(id, "pending")) === 0) {
-      await store.batches.setStatus(id, cancelled > 0 || (await store.batchLines.countByStatus(id, "cancelled")) > 0 ? "cancelled" : "completed", this.now());
+      const [completed, failed] = await Promise.all([store.batchLines.countByStatus(id, "completed"), store.batchLines.countByStatus(id, "failed")]);
+      const status = cancelled > 0 || (await store.batchLines.countByStatus(id, "cancelled")) > 0 ? "cancelled" : "completed";
+      await store.batches.setStatus(id, status, this.now(), { completed, failed });
     }
     return toBatch(await this.owned(id, userId));
   }
