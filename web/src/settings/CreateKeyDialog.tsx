@@ -1,11 +1,10 @@
 import { API_KEY_MESSAGES, DEFAULT_WORKSPACE, type ApiKey } from "@sd/contracts";
-import { Check, Copy } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Field, Input } from "../ui/field";
 import { toast } from "../ui/toast";
-import { copySecret } from "./clipboard";
+import { CopyableSecret } from "./CopyableSecret";
 import { checkNewKey } from "./format";
 import { useCreateApiKey, toastError } from "./useSettingsQueries";
 
@@ -15,29 +14,19 @@ type Errors = { name?: string; workspace?: string };
 
 /** The new key's value, sent this once by the server: shown to copy before the dialog closes. */
 function NewKeyValue({ apiKey, onDone }: { apiKey: ApiKey & { keyvalue: string }; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    const outcome = await copySecret(navigator.clipboard, Promise.resolve(apiKey.keyvalue));
-    if (outcome !== "copied") return toastError(API_KEY_MESSAGES.copyFailed);
-    toast.success(API_KEY_MESSAGES.copiedTitle, API_KEY_MESSAGES.copied);
-    setCopied(true);
-  };
   return (
     <div className="space-y-4">
       <p className="text-sm text-slate-600">
         Copy your key now and keep it somewhere safe: anyone who has it can call the API as you. Send it in the <code className="font-mono">SD-API-KEY</code>{" "}
         header.
       </p>
-      <Field label={`Key "${apiKey.name}"`}>
-        {({ id }) => (
-          <div className="flex gap-2">
-            <Input id={id} readOnly value={apiKey.keyvalue} className="font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
-            <Button variant="secondary" onClick={() => void copy()} aria-label="Copy new key" title="Copy new key">
-              {copied ? <Check className="size-4 text-emerald-600" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-            </Button>
-          </div>
-        )}
-      </Field>
+      <CopyableSecret
+        label={`Key "${apiKey.name}"`}
+        value={apiKey.keyvalue}
+        copyLabel="Copy new key"
+        onCopied={() => toast.success(API_KEY_MESSAGES.copiedTitle, API_KEY_MESSAGES.copied)}
+        onCopyFailed={() => toastError(API_KEY_MESSAGES.copyFailed)}
+      />
       <div className="flex justify-end">
         <Button onClick={onDone}>Done</Button>
       </div>

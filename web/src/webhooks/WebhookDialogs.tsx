@@ -1,8 +1,7 @@
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_LIMITS, type WebhookEndpoint, type WebhookEndpointWithSecret, type WebhookEventType } from "@sd/contracts";
-import { Check, Copy } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { ApiError } from "../api/client";
-import { copySecret } from "../settings/clipboard";
+import { CopyableSecret } from "../settings/CopyableSecret";
 import { Button } from "../ui/button";
 import { Dialog } from "../ui/dialog";
 import { Field, Input } from "../ui/field";
@@ -15,28 +14,18 @@ export const apiErrorText = (error: unknown, fallback: string): string => (error
 
 /** A signing secret the server sent this once: shown to copy, with a plain warning that it will not be shown again. */
 export function SecretValue({ secret, note, onDone }: { secret: string; note: string; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
-  const copy = async () => {
-    const outcome = await copySecret(navigator.clipboard, Promise.resolve(secret));
-    if (outcome !== "copied") return toast.error("Error", "Could not copy the secret: select it and copy it yourself.");
-    toast.success("Copied", "The signing secret is on your clipboard.");
-    setCopied(true);
-  };
   return (
     <div className="space-y-4">
       <p role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
         <strong>Copy this secret now: you will not see it again.</strong> {note}
       </p>
-      <Field label="Signing secret">
-        {({ id }) => (
-          <div className="flex gap-2">
-            <Input id={id} readOnly value={secret} className="min-w-0 font-mono text-xs" onFocus={(event) => event.currentTarget.select()} />
-            <Button variant="secondary" onClick={() => void copy()} aria-label="Copy signing secret" title="Copy signing secret">
-              {copied ? <Check className="size-4 text-emerald-600" aria-hidden /> : <Copy className="size-4" aria-hidden />}
-            </Button>
-          </div>
-        )}
-      </Field>
+      <CopyableSecret
+        label="Signing secret"
+        value={secret}
+        copyLabel="Copy signing secret"
+        onCopied={() => toast.success("Copied", "The signing secret is on your clipboard.")}
+        onCopyFailed={() => toast.error("Error", "Could not copy the secret: select it and copy it yourself.")}
+      />
       <div className="flex justify-end">
         <Button onClick={onDone}>Done</Button>
       </div>
