@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wholeNumber } from "./history";
+import { pageQuery } from "./history";
 import { V1EnsembleRequestSchema, V1EnsembleResponseSchema } from "./v1";
 
 /**
@@ -123,10 +123,7 @@ export const BatchRejectedSchema = z.object({
 export type BatchRejected = z.infer<typeof BatchRejectedSchema>;
 
 /** GET /v1/batches: newest first, `limit` and `offset` as the history's. */
-export const BatchListQuerySchema = z.object({
-  limit: wholeNumber("limit", BATCH_LIMITS.maxPageSize).default(BATCH_LIMITS.pageSize),
-  offset: wholeNumber("offset", BATCH_LIMITS.maxOffset).default(0),
-});
+export const BatchListQuerySchema = z.object(pageQuery(BATCH_LIMITS));
 export type BatchListQuery = z.output<typeof BatchListQuerySchema>;
 
 export const BatchListSchema = z.object({

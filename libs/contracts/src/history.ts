@@ -72,6 +72,14 @@ export function wholeNumber(name: string, max: number) {
     .pipe(z.number().int().min(0, message).max(max, message));
 }
 
+/** `limit` and `offset` of a paged list, as every list of the API takes them. */
+export function pageQuery({ pageSize, maxPageSize, maxOffset }: { pageSize: number; maxPageSize: number; maxOffset: number }) {
+  return {
+    limit: wholeNumber("limit", maxPageSize).default(pageSize),
+    offset: wholeNumber("offset", maxOffset).default(0),
+  };
+}
+
 function text(name: string, max: number) {
   return z.string({ error: `${name} must be text.` }).max(max, `${name} must be at most ${max} characters.`);
 }
@@ -86,8 +94,7 @@ export const DATES_IN_ORDER = { message: "dateFrom must not be after dateTo.", p
  */
 export const DecisionHistoryQuerySchema = z
   .object({
-    limit: wholeNumber("limit", LIMITS.maxHistoryPageSize).default(LIMITS.historyPageSize),
-    offset: wholeNumber("offset", LIMITS.maxHistoryOffset).default(0),
+    ...pageQuery({ pageSize: LIMITS.historyPageSize, maxPageSize: LIMITS.maxHistoryPageSize, maxOffset: LIMITS.maxHistoryOffset }),
     /** An offered category or the final decision, exactly. */
     category: text("category", LIMITS.maxCategoryLength).optional(),
     /** A case-insensitive substring of the question, taken literally. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { wholeNumber } from "./history";
+import { pageQuery } from "./history";
 
 /** The events an endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = ["decision.completed", "batch.completed"] as const;
@@ -165,10 +165,9 @@ export const WebhookDeliverySchema = z.object({
 export type WebhookDelivery = z.infer<typeof WebhookDeliverySchema>;
 
 /** GET /api/webhooks/{id}/deliveries: newest first, `limit` and `offset` as the history's. */
-export const WebhookDeliveryListQuerySchema = z.object({
-  limit: wholeNumber("limit", WEBHOOK_LIMITS.maxDeliveryPageSize).default(WEBHOOK_LIMITS.deliveryPageSize),
-  offset: wholeNumber("offset", WEBHOOK_LIMITS.maxDeliveryOffset).default(0),
-});
+export const WebhookDeliveryListQuerySchema = z.object(
+  pageQuery({ pageSize: WEBHOOK_LIMITS.deliveryPageSize, maxPageSize: WEBHOOK_LIMITS.maxDeliveryPageSize, maxOffset: WEBHOOK_LIMITS.maxDeliveryOffset }),
+);
 export type WebhookDeliveryListQuery = z.output<typeof WebhookDeliveryListQuerySchema>;
 
 export const WebhookDeliveryListSchema = z.object({
