@@ -131,7 +131,9 @@ async function main(): Promise<boolean> {
     const peak = Number((await redis.info("memory")).used_memory_peak);
     const counts = batch.request_counts;
 
-    console.log(`\nBatch of ${LINES.toLocaleString("en-US")} lines on the simulated models (${SIMULATED_LATENCY_MS ? `SIMULATED_LATENCY_MS=${SIMULATED_LATENCY_MS}` : "the product's defaults"}):\n`);
+    console.log(
+      `\nBatch of ${LINES.toLocaleString("en-US")} lines on the simulated models (${SIMULATED_LATENCY_MS ? `SIMULATED_LATENCY_MS=${SIMULATED_LATENCY_MS}` : "the product's defaults"}; lifted so one load generator can send it: the per-IP and per-key rate limits, and API_MONTHLY_QUOTA to ${(LINES + 1000).toLocaleString("en-US")}):\n`,
+    );
     printTable(
       ["batch", "value"],
       [
