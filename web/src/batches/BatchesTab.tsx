@@ -10,6 +10,7 @@ import { HistoryAlert } from "../history/HistoryAlert";
 import { Button } from "../ui/button";
 import { cn } from "../ui/cn";
 import { Dialog } from "../ui/dialog";
+import { LiveHeading } from "../ui/live-heading";
 import { toast } from "../ui/toast";
 import { downloadBatchResults } from "./batches-api";
 import { batchProgress, canCancel, hasResults, statusBadge, type StatusTone } from "./format";
@@ -182,24 +183,17 @@ export function BatchesTab({ userId, accessToken, onSignIn }: { userId: string; 
 
   return (
     <div>
-      <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0 space-y-1">
-          <h1 className="flex flex-wrap items-center gap-3 text-3xl font-bold">
-            Batches
-            {live ? (
-              <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700" title="Progress updates here as lines are decided">
-                <span className="size-2 rounded-full bg-emerald-500" aria-hidden />
-                Live
-              </span>
-            ) : null}
-          </h1>
-          <p className="text-slate-600">Batches sent with any of your API keys, newest first. Results are kept for {BATCH_LIMITS.retentionDays} days.</p>
-        </div>
+      <LiveHeading
+        title="Batches"
+        description={`Batches sent with any of your API keys, newest first. Results are kept for ${BATCH_LIMITS.retentionDays} days.`}
+        live={live}
+        liveTitle="Progress updates here as lines are decided"
+      >
         <Button variant="secondary" onClick={() => void query.refetch()} disabled={refreshing} aria-busy={refreshing}>
           <RefreshCw className={refreshing ? "size-4 animate-spin" : "size-4"} aria-hidden />
           Refresh
         </Button>
-      </div>
+      </LiveHeading>
 
       {query.isError && !list ? (
         <HistoryAlert tone="error" message={errorText(query.error, "Failed to load your batches")}>

@@ -20,6 +20,7 @@ import { useLiveHistory } from "../history/useLiveHistory";
 import { useSeenCategories } from "../history/useSeenCategories";
 import { Page } from "../layout/Page";
 import { Button, ButtonLink } from "../ui/button";
+import { LiveHeading } from "../ui/live-heading";
 import { Tabs } from "../ui/tabs";
 
 const FILTERS_ID = "dashboard-filters";
@@ -31,21 +32,9 @@ function failureText(error: Error): string {
 
 function Heading({ live, children }: { live: boolean; children?: ReactNode }) {
   return (
-    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
-      <div className="min-w-0 space-y-1">
-        <h1 className="flex flex-wrap items-center gap-3 text-3xl font-bold">
-          Decision History
-          {live ? (
-            <span className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-2.5 py-0.5 text-xs font-medium text-emerald-700" title="New decisions appear here as they are made">
-              <span className="size-2 rounded-full bg-emerald-500" aria-hidden />
-              Live
-            </span>
-          ) : null}
-        </h1>
-        <p className="text-slate-600">Every decision you made while signed in, newest first.</p>
-      </div>
+    <LiveHeading title="Decision History" description="Every decision you made while signed in, newest first." live={live} liveTitle="New decisions appear here as they are made">
       {children}
-    </div>
+    </LiveHeading>
   );
 }
 
